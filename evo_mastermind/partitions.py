@@ -1,0 +1,92 @@
+"""Partitions of a candidate set by a guess, and the one-ply scores built on them.
+
+Every score here is oriented so that *higher is better*: the entropy and the number of
+parts as they are; the expected size and the worst case negated (seed 002, sections 2-3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
+from evo_mastermind.codes import Codes, color_counts
+from evo_mastermind.scoring import Packed
+
+Counts = npt.NDArray[np.int64]
+Scores = npt.NDArray[np.float64]
+
+SCORE_TOLERANCE = 1e-9
+"""Scores closer than this to the best count as tied (float sums differ in the last bits)."""
+
+
+def partition_counts(responses: Packed, n_responses: int) -> Counts:
+    """Partition sizes: ``counts[g, r]`` = candidates that answer guess ``g`` with response ``r``.
+
+    Args:
+        responses: packed responses, shape ``(guesses, candidates)``, or one row.
+        n_responses: the packed response range, ``(pegs + 1) ** 2``.
+    """
+    rows = np.atleast_2d(responses)
+    keys = rows.astype(np.intp, order="C")
+    keys += np.arange(0, rows.shape[0] * n_responses, n_responses, dtype=np.intp)[:, None]
+    flat = np.bincount(keys.ravel(), minlength=rows.shape[0] * n_responses)
+    return flat.reshape(rows.shape[0], n_responses)
+
+
+def entropy_score(counts: Counts) -> Scores:
+    """Shannon entropy (bits) of each guess's partition: ``Σ p log2(1/p)``."""
+    total = counts.sum(axis=1, keepdims=True).astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = counts / total
+        terms = np.where(counts > 0, -p * np.log2(np.where(counts > 0, p, 1.0)), 0.0)
+    return terms.sum(axis=1)
+
+
+def most_parts_score(counts: Counts) -> Scores:
+    """The number of non-empty parts (Kooi's most parts)."""
+    return np.count_nonzero(counts, axis=1).astype(np.float64)
+
+
+def expected_size_score(counts: Counts) -> Scores:
+    """Minus the expected size of the part the secret falls in (Irving): ``-Σ c² / n``."""
+    total = counts.sum(axis=1).astype(np.float64)
+    return -(counts.astype(np.float64) ** 2).sum(axis=1) / total
+
+
+def worst_case_score(counts: Counts) -> Scores:
+    """Minus the size of the largest part (one-ply Knuth minimax)."""
+    return -counts.max(axis=1).astype(np.float64)
+
+
+PartitionScore = Callable[[Counts], Scores]
+
+PARTITION_SCORES: dict[str, PartitionScore] = {
+    "entropy": entropy_score,
+    "most_parts": most_parts_score,
+    "expected_size": expected_size_score,
+    "worst_case": worst_case_score,
+}
+"""The partition heuristics by name; each maps partition counts to scores, higher is better."""
+
+
+def local_entropy(candidates: Codes, played: Codes, colors: int) -> Scores:
+    """Local entropy (seed 002, equation 3) of each candidate concatenated with the played codes.
+
+    ``s(c) = Σ_g (#g / ((n+1)ℓ)) log2((n+1)ℓ / #g)`` over the symbols g of the candidate and
+    the n codes played so far.
+    """
+    candidates = np.atleast_2d(candidates)
+    pegs = candidates.shape[1]
+    played_counts = np.bincount(np.asarray(played, dtype=np.int64).ravel(), minlength=colors)
+    counts = color_counts(candidates, colors).astype(np.int64) + played_counts[None, :]
+    length = float((len(played) + 1) * pegs)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(counts > 0, counts / length * np.log2(length / np.maximum(counts, 1)), 0.0)
+    return terms.sum(axis=1)
+
+
+def best_indices(scores: Scores) -> npt.NDArray[np.int64]:
+    """Positions of every score tied with the best (within :data:`SCORE_TOLERANCE`)."""
+    return np.flatnonzero(scores >= scores.max() - SCORE_TOLERANCE)

@@ -1,0 +1,36 @@
+"""Seeds derived from a root seed and a game's identity, never from order or global state.
+
+A game is identified by its player entry's label, its run number and its secret, so the
+same game gets the same generator whichever worker plays it and in whatever order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+
+import numpy as np
+
+_SECRET_STREAM = 0x5EC2E7  # a spawn key of its own for secrets drawn by `play` without --secret
+
+
+@lru_cache(maxsize=1 << 16)  # labels and secrets recur across runs
+def _digest(text: str) -> int:
+    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "little")
+
+
+def game_seed(root_seed: int, label: str, run: int, secret: str) -> np.random.SeedSequence:
+    """The seed of one game: a function of the root seed and (label, run, secret) only."""
+    return np.random.SeedSequence(root_seed, spawn_key=(_digest(label), run, _digest(secret)))
+
+
+def game_rng(root_seed: int, label: str, run: int, secret: str) -> np.random.Generator:
+    """The generator of one game (see :func:`game_seed`)."""
+    return np.random.default_rng(game_seed(root_seed, label, run, secret))
+
+
+def stream_rng(root_seed: int, purpose: str) -> np.random.Generator:
+    """A generator for one named purpose outside any game (e.g. drawing a sample of secrets)."""
+    return np.random.default_rng(
+        np.random.SeedSequence(root_seed, spawn_key=(_SECRET_STREAM, _digest(purpose)))
+    )

@@ -1,0 +1,47 @@
+import math
+
+import numpy as np
+import pytest
+
+from evo_mastermind.codes import CodeSpace
+from evo_mastermind.partitions import (
+    PARTITION_SCORES,
+    best_indices,
+    local_entropy,
+    partition_counts,
+)
+from evo_mastermind.scoring import indexed_scorer
+
+
+def test_first_guess_partitions_of_the_classic_game() -> None:
+    space = CodeSpace(4, 6)
+    scorer = indexed_scorer(space)
+    aabb = space.index(space.parse("AABB"))
+    counts = partition_counts(scorer.responses(aabb, np.arange(space.size)), space.n_responses)[0]
+    # Seed 002: 256 codes answer AABB with (0,0) and 256 with (0,1).
+    assert counts[0] == 256 and counts[1] == 256
+    assert counts.sum() == 1296 and counts.max() == 256  # Knuth's minimax value for AABB
+
+
+def test_scores_are_oriented_higher_is_better() -> None:
+    counts = np.array([[1, 1, 1, 1, 0], [4, 0, 0, 0, 0], [2, 1, 1, 0, 0]])
+    entropy = PARTITION_SCORES["entropy"](counts)
+    assert entropy == pytest.approx([2.0, 0.0, 1.5])
+    assert PARTITION_SCORES["most_parts"](counts).tolist() == [4, 1, 3]
+    assert PARTITION_SCORES["expected_size"](counts).tolist() == [-1.0, -4.0, -1.5]
+    assert PARTITION_SCORES["worst_case"](counts).tolist() == [-1, -4, -2]
+
+
+def test_local_entropy_follows_equation_3() -> None:
+    space = CodeSpace(4, 6)
+    played = np.stack([space.parse("AABB")])
+    candidates = np.stack([space.parse("CDEF"), space.parse("AABB")])
+    scores = local_entropy(candidates, played, space.colors)
+    # CDEF + AABB: A,B twice, C..F once over 8 symbols; AABB + AABB: A,B four times each.
+    expected_cdef = 2 * (2 / 8) * math.log2(8 / 2) + 4 * (1 / 8) * math.log2(8)
+    assert scores == pytest.approx([expected_cdef, 1.0])
+
+
+def test_best_indices_treats_rounding_noise_as_a_tie() -> None:
+    scores = np.array([1.0, 3.0, 3.0 - 1e-13, 2.9])
+    assert best_indices(scores).tolist() == [1, 2]
