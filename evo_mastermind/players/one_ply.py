@@ -1,0 +1,353 @@
+"""The one-ply engine behind every exhaustive player (seed 002, sections 2-5).
+
+Each move scores a pool of guesses against the set of codes still consistent with the
+history and plays one of the best. Everything a move computes from the history alone (the
+consistent set and the tied best guesses) is kept in a tree shared by every game this
+player object plays, so a random tie-break is the only per-game work once a position has
+been seen. The tree holds values that do not depend on the game's generator, so games
+are identical whether their positions were cached or not.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import ClassVar, Literal
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import PositiveInt
+
+from evo_mastermind.codes import Code, CodeSpace, InvalidGameError, color_counts
+from evo_mastermind.game import InconsistentResponsesError
+from evo_mastermind.partitions import (
+    PARTITION_SCORES,
+    Scores,
+    best_indices,
+    local_entropy,
+    partition_counts,
+)
+from evo_mastermind.players.base import Player, PlayerParams, register_player
+from evo_mastermind.scoring import Response, indexed_scorer
+
+Indices = npt.NDArray[np.int64]
+Ties = Literal["random", "lexicographic"]
+Pool = Literal["consistent", "all"]
+
+AUTO = "auto"
+"""``first_guess: auto`` lets the strategy choose the first guess on the empty board."""
+
+NODE_LIMIT = 2_000_000
+"""Cached positions kept before the cache is cleared, bounding memory on long runs."""
+
+
+class OnePlyParams(PlayerParams):
+    """Options of every exhaustive one-ply player.
+
+    Attributes:
+        ties: ``random`` (seeded by the game, the paper's choice) or ``lexicographic``
+            (the first tied code in A..Z order).
+        pool: guesses scored: ``consistent`` codes only (the paper) or ``all`` codes
+            (Kooi/Irving style; a consistent code is preferred among tied guesses).
+        mu: score only a random subset of at most μ consistent codes (seed 002 section 5):
+            the subset is both the candidates partitioned and, with ``pool: consistent``,
+            the guesses scored.
+        first_guess: a code such as ``AABC``; ``auto`` to let the strategy choose on the
+            empty board; unset for the player's documented default.
+    """
+
+    ties: Ties = "random"
+    pool: Pool = "consistent"
+    mu: PositiveInt | None = None
+    first_guess: str | None = None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The resolved options a one-ply player plays with."""
+
+    ties: Ties
+    pool: Pool
+    mu: int | None
+    first_guess: str  # a code, or AUTO in any case
+
+
+@dataclass(eq=False)
+class Position:
+    """What the history up to here implies, shared by every game that reaches it."""
+
+    consistent: Indices
+    played: tuple[int, ...]
+    best: Indices | None = None
+    children: dict[tuple[int, int], Position] = field(default_factory=dict)
+
+
+class OnePlyPlayer(Player):
+    """Scores guesses against the consistent set; subclasses say how a guess is scored."""
+
+    Params: ClassVar[type[PlayerParams]] = OnePlyParams
+    default_first_guess = "aabc"
+    """First-guess pattern when none is given (:meth:`CodeSpace.patterned_code`), or AUTO."""
+    always_consistent_below = 1
+    """Up to this many consistent codes, every one of them is a best guess."""
+
+    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+        super().__init__(space, params)
+        self.scorer = indexed_scorer(space)
+        self.settings = self.resolve(self.params)
+        self._check_settings()
+        if self.settings.first_guess.strip().lower() == AUTO:
+            self.first_guess: int | None = None
+        else:
+            try:
+                self.first_guess = space.index(space.parse(self.settings.first_guess))
+            except InvalidGameError as error:
+                raise InvalidGameError(f"player {self.name!r}: first_guess: {error}") from None
+        self._root = Position(np.arange(space.size, dtype=np.int64), played=())
+        self._positions = 1
+        self._rng = np.random.default_rng(0)
+        self._position = self._root
+        self._last_guess = -1
+        self._last_code: Code | None = None
+
+    def resolve(self, params: PlayerParams) -> Settings:
+        """Turn the validated options into settings (presets override this)."""
+        assert isinstance(params, OnePlyParams)
+        first = params.first_guess
+        if first is None:
+            default = self.default_first_guess
+            first = (
+                default
+                if default == AUTO
+                else self.space.format(self.space.patterned_code(default))
+            )
+        return Settings(params.ties, params.pool, params.mu, first)
+
+    def _check_settings(self) -> None:
+        """Reject option combinations a subclass cannot play."""
+
+    @property
+    def deterministic(self) -> bool:
+        """Whether every game ignores the generator (lexicographic ties, no sampling)."""
+        return self.settings.ties == "lexicographic" and self.settings.mu is None
+
+    # -- the protocol --------------------------------------------------------------------
+    def start(self, rng: np.random.Generator) -> None:
+        """Begin a game at the root of the shared position tree."""
+        self._rng = rng
+        self._position = self._root
+
+    def ask(self) -> Code:
+        """Play the first guess, or one of the best-scoring guesses of this position."""
+        position = self._position
+        if position is self._root and self.first_guess is not None:
+            guess = self.first_guess
+        elif self.settings.mu is not None and position.consistent.size > self.settings.mu:
+            guess = self._pick(self._best_on_sample(position))
+        else:
+            if position.best is None:
+                position.best = self._best(position)
+            guess = self._pick(position.best)
+        self._last_guess = guess
+        self._last_code = self.scorer.codes[guess]
+        return self._last_code
+
+    def tell(self, guess: Code, response: Response) -> None:
+        """Move to the position this response leads to, computing it the first time."""
+        index = self._last_guess
+        # The game hands back the very array ask() returned; anything else is looked up.
+        if guess is not self._last_code:
+            index = self.space.index(guess)
+        packed = response.pack(self.space.pegs)
+        position = self._position
+        child = position.children.get((index, packed))
+        if child is None:
+            answers = self.scorer.responses(index, position.consistent)
+            child = Position(position.consistent[answers == packed], (*position.played, index))
+            self._remember(position, (index, packed), child)
+        if child.consistent.size == 0:
+            raise InconsistentResponsesError(
+                "no code is consistent with the responses given so far: the codemaker's "
+                "answers contradict each other"
+            )
+        self._position = child
+
+    def snapshot(self) -> object:
+        """The game's place in the shared position tree."""
+        return (self._position, self._last_guess, self._last_code)
+
+    def restore(self, state: object) -> None:
+        """Return to a place taken by :meth:`snapshot`."""
+        assert isinstance(state, tuple)
+        self._position, self._last_guess, self._last_code = state
+
+    # -- choosing ------------------------------------------------------------------------
+    def _pick(self, tied: Indices) -> int:
+        if tied.size == 1 or self.settings.ties == "lexicographic":
+            return int(tied[0])
+        return int(tied[self._rng.integers(tied.size)])
+
+    def _best(self, position: Position) -> Indices:
+        """Every best guess of a position, sorted (consistent ones only when any tie)."""
+        consistent = position.consistent
+        if consistent.size <= self.always_consistent_below:
+            return consistent
+        if position is self._root:
+            return self._best_on_empty_board()
+        guesses = consistent if self.settings.pool == "consistent" else None
+        return self._prefer_consistent(
+            self._tied(guesses, self.score(guesses, consistent, position)), consistent
+        )
+
+    def _best_on_sample(self, position: Position) -> Indices:
+        """Best guesses when only a random subset of μ consistent codes is scored."""
+        assert self.settings.mu is not None
+        sample = np.sort(self._rng.choice(position.consistent, self.settings.mu, replace=False))
+        guesses = sample if self.settings.pool == "consistent" else None
+        tied = self._tied(guesses, self.score(guesses, sample, position))
+        return self._prefer_consistent(tied, position.consistent)
+
+    def _best_on_empty_board(self) -> Indices:
+        """On the empty board a code's score depends only on its colour multiplicities.
+
+        One representative per multiplicity pattern is scored (the lexicographically first
+        code of the pattern); every code of the best patterns is tied.
+        """
+        patterns = self._patterns
+        scores = self.score(patterns.representatives, self._root.consistent, self._root)
+        winners = patterns.representatives[best_indices(scores)]
+        return np.flatnonzero(np.isin(patterns.of_code, patterns.of_code[winners]))
+
+    def _tied(self, guesses: Indices | None, scores: Scores) -> Indices:
+        tied = best_indices(scores)
+        return tied if guesses is None else guesses[tied]
+
+    def _prefer_consistent(self, tied: Indices, consistent: Indices) -> Indices:
+        if self.settings.pool == "consistent":
+            return tied
+        # Both arrays are sorted, so membership is a binary search.
+        at = np.minimum(np.searchsorted(consistent, tied), consistent.size - 1)
+        inside = tied[consistent[at] == tied]
+        return inside if inside.size else tied
+
+    @cached_property
+    def _patterns(self) -> _Patterns:
+        return _Patterns.of(self.space)
+
+    def _remember(self, parent: Position, key: tuple[int, int], child: Position) -> None:
+        if self._positions >= NODE_LIMIT:
+            self._root.children.clear()  # bound memory; the values are recomputed on demand
+            self._positions = 1
+        parent.children[key] = child
+        self._positions += 1
+
+    @abstractmethod
+    def score(self, guesses: Indices | None, candidates: Indices, position: Position) -> Scores:
+        """Score each guess (``None``: every code) against the candidates; higher is better."""
+
+
+@dataclass(frozen=True)
+class _Patterns:
+    """Codes grouped by their sorted colour multiplicities (AABB and DCDC share one pattern)."""
+
+    of_code: Indices
+    representatives: Indices
+
+    @classmethod
+    def of(cls, space: CodeSpace) -> _Patterns:
+        counts = -np.sort(-color_counts(space.all_codes, space.colors).astype(np.int16), axis=1)
+        _, first, inverse = np.unique(counts, axis=0, return_index=True, return_inverse=True)
+        return cls(inverse.ravel().astype(np.int64), np.sort(first).astype(np.int64))
+
+
+class PartitionPlayer(OnePlyPlayer):
+    """Scores a guess by the partition of the candidates it induces."""
+
+    heuristic: str
+    # With two candidates a consistent guess splits them perfectly, and is preferred.
+    always_consistent_below = 2
+
+    def _best(self, position: Position) -> Indices:
+        """As the engine, but skip scoring every code when a consistent guess splits perfectly.
+
+        A guess that leaves every candidate in a part of its own attains the optimum of every
+        partition score, and consistent guesses win ties, so those consistent codes are the
+        whole answer.
+        """
+        consistent = position.consistent
+        if (
+            self.settings.pool == "all"
+            and position is not self._root
+            and consistent.size > self.always_consistent_below
+        ):
+            counts = partition_counts(
+                self.scorer.matrix(consistent, consistent), self.space.n_responses
+            )
+            perfect = np.count_nonzero(counts, axis=1) == consistent.size
+            if perfect.any():
+                return consistent[perfect]
+        return super()._best(position)
+
+    def score(self, guesses: Indices | None, candidates: Indices, position: Position) -> Scores:
+        """Partition score of each guess: entropy, parts, expected or worst-case size."""
+        counts = partition_counts(self.scorer.matrix(guesses, candidates), self.space.n_responses)
+        return PARTITION_SCORES[self.heuristic](counts)
+
+
+@register_player("entropy")
+class EntropyPlayer(PartitionPlayer):
+    """Plays the guess whose partition of the consistent set has the highest entropy."""
+
+    heuristic = "entropy"
+
+
+@register_player("most_parts")
+class MostPartsPlayer(PartitionPlayer):
+    """Plays the guess that splits the consistent set into the most non-empty parts (Kooi)."""
+
+    heuristic = "most_parts"
+
+
+@register_player("expected_size")
+class ExpectedSizePlayer(PartitionPlayer):
+    """Plays the guess with the smallest expected remaining set (Irving)."""
+
+    heuristic = "expected_size"
+
+
+@register_player("worst_case")
+class WorstCasePlayer(PartitionPlayer):
+    """Plays the guess with the smallest largest part (one-ply Knuth)."""
+
+    heuristic = "worst_case"
+
+
+@register_player("random")
+class RandomPlayer(OnePlyPlayer):
+    """Plays a consistent code chosen uniformly at random (every consistent code ties)."""
+
+    always_consistent_below = 2**62
+
+    def score(self, guesses: Indices | None, candidates: Indices, position: Position) -> Scores:
+        """Every guess scores the same."""
+        n = self.space.size if guesses is None else guesses.size
+        return np.zeros(n)
+
+
+@register_player("local_entropy")
+class LocalEntropyPlayer(OnePlyPlayer):
+    """Plays the consistent code of highest local entropy (seed 002, equation 3)."""
+
+    def _check_settings(self) -> None:
+        if self.settings.pool != "consistent":
+            raise InvalidGameError(
+                "player 'local_entropy': pool must be 'consistent' (local entropy ranks "
+                "candidate codes, not partitions)"
+            )
+
+    def score(self, guesses: Indices | None, candidates: Indices, position: Position) -> Scores:
+        """Local entropy of each guess together with the codes played so far."""
+        codes = self.scorer.codes
+        pool = codes if guesses is None else codes[guesses]
+        return local_entropy(pool, codes[list(position.played)], self.space.colors)

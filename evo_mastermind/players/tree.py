@@ -1,0 +1,219 @@
+"""Decision trees of deterministic players: built once over a whole space, saved, replayed.
+
+The tree of a deterministic player holds its guess for every history it can meet (seed
+003's game tree). Building branches the player at each guess with
+:meth:`Player.snapshot`/:meth:`Player.restore`, partitioning the secrets that reach the
+node by their response; the ``tree`` player then plays any game by lookup.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
+from evo_mastermind.game import InconsistentResponsesError
+from evo_mastermind.players.base import Player, PlayerParams, register_player
+from evo_mastermind.scoring import Response, indexed_scorer, score
+
+TREE_FORMAT = "evo_mastermind.tree/1"
+MAX_DEPTH = 100
+
+
+@dataclass
+class TreeNode:
+    """A guess, and the node that follows each response other than the win."""
+
+    guess: str
+    next: dict[Response, TreeNode] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """Nested plain data; responses written as ``"black,white"``."""
+        data: dict[str, Any] = {"guess": self.guess}
+        if self.next:
+            data["next"] = {
+                f"{r.black},{r.white}": child.to_json() for r, child in self.next.items()
+            }
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TreeNode:
+        """Read what :meth:`to_json` wrote."""
+        children = {}
+        for key, child in data.get("next", {}).items():
+            black, white = (int(part) for part in key.split(","))
+            children[Response(black, white)] = cls.from_json(child)
+        return cls(str(data["guess"]), children)
+
+
+@dataclass
+class DecisionTree:
+    """The whole game tree of one deterministic player on one game size."""
+
+    space: CodeSpace
+    player: str
+    params: dict[str, Any]
+    root: TreeNode
+
+    def play(self, secret: str) -> list[tuple[str, Response]]:
+        """The moves of the game against ``secret``, by lookup."""
+        node: TreeNode | None = self.root
+        moves: list[tuple[str, Response]] = []
+        while node is not None:
+            response = score(node.guess, secret)
+            moves.append((node.guess, response))
+            if response.black == self.space.pegs:
+                return moves
+            node = node.next.get(response)
+        raise InconsistentResponsesError(f"the tree has no path for secret {secret!r}")
+
+    def guess_counts(self) -> npt.NDArray[np.int64]:
+        """Guesses needed for every secret, in lexicographic order of the secrets."""
+        counts = np.zeros(self.space.size, dtype=np.int64)
+        scorer = indexed_scorer(self.space)
+        win = Response(self.space.pegs, 0).pack(self.space.pegs)
+
+        def walk(node: TreeNode, secrets: npt.NDArray[np.int64], depth: int) -> None:
+            guess = self.space.index(self.space.parse(node.guess))
+            answers = scorer.responses(guess, secrets)
+            counts[secrets[answers == win]] = depth
+            for response, child in node.next.items():
+                walk(child, secrets[answers == response.pack(self.space.pegs)], depth + 1)
+
+        walk(self.root, np.arange(self.space.size, dtype=np.int64), 1)
+        return counts
+
+    def save(self, path: str | Path) -> None:
+        """Write the tree as JSON."""
+        document = {
+            "format": TREE_FORMAT,
+            "pegs": self.space.pegs,
+            "colors": self.space.colors,
+            "player": self.player,
+            "params": self.params,
+            "root": self.root.to_json(),
+        }
+        Path(path).write_text(json.dumps(document, separators=(",", ":")))
+
+    @classmethod
+    def load(cls, path: str | Path) -> DecisionTree:
+        """Read a tree written by :meth:`save`.
+
+        Raises:
+            InvalidGameError: the file is missing or is not a saved tree.
+        """
+        try:
+            document = json.loads(Path(path).read_text())
+            if document.get("format") != TREE_FORMAT:
+                raise ValueError(f"format is not {TREE_FORMAT}")
+            return cls(
+                CodeSpace(int(document["pegs"]), int(document["colors"])),
+                str(document["player"]),
+                dict(document["params"]),
+                TreeNode.from_json(document["root"]),
+            )
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise InvalidGameError(f"cannot read decision tree {str(path)!r}: {error}") from None
+
+
+def build_tree(player: Player, params: dict[str, Any] | None = None) -> DecisionTree:
+    """Play every secret of the player's space at once, branching at each guess.
+
+    Raises:
+        InvalidGameError: the player is not deterministic, or the space cannot be listed.
+    """
+    if not player.deterministic:
+        raise InvalidGameError(
+            f"player {player.name!r} is not deterministic with these options (random ties "
+            "or sampling); a decision tree needs a player that ignores its generator"
+        )
+    space = player.space
+    scorer = indexed_scorer(space)
+    pegs = space.pegs
+    win = Response(pegs, 0).pack(pegs)
+
+    def expand(secrets: npt.NDArray[np.int64], depth: int) -> TreeNode:
+        if depth > MAX_DEPTH:
+            raise InvalidGameError(f"player {player.name!r} needs more than {MAX_DEPTH} guesses")
+        guess = player.ask()
+        answers = scorer.responses(space.index(guess), secrets)
+        state = player.snapshot()
+        node = TreeNode(space.format(guess))
+        for packed in sorted(set(answers.tolist())):  # small sets: faster than np.unique
+            if packed == win:
+                continue
+            player.restore(state)
+            response = Response.unpack(packed, pegs)
+            player.tell(guess, response)
+            node.next[response] = expand(secrets[answers == packed], depth + 1)
+        return node
+
+    player.start(np.random.default_rng(0))
+    root = expand(np.arange(space.size, dtype=np.int64), 1)
+    return DecisionTree(space, player.name, dict(params or {}), root)
+
+
+class TreeParams(PlayerParams):
+    """Options of the ``tree`` player.
+
+    Attributes:
+        path: a decision tree saved by ``evo-mastermind tree`` (JSON).
+    """
+
+    path: str
+
+
+@cache
+def _load_tree(path: str, modified: float) -> DecisionTree:
+    return DecisionTree.load(path)
+
+
+@register_player("tree")
+class TreePlayer(Player):
+    """Replays a saved decision tree: every guess is a lookup."""
+
+    Params = TreeParams
+
+    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+        super().__init__(space, params)
+        assert isinstance(self.params, TreeParams)
+        path = Path(self.params.path)
+        if not path.is_file():
+            raise InvalidGameError(f"player 'tree': no decision tree at {str(path)!r}")
+        self.tree = _load_tree(str(path.resolve()), path.stat().st_mtime)
+        if self.tree.space != space:
+            raise InvalidGameError(
+                f"player 'tree': {str(path)!r} was built for {self.tree.space}, not {space}"
+            )
+        self._node: TreeNode | None = self.tree.root
+
+    @property
+    def deterministic(self) -> bool:
+        """A saved tree never uses the generator."""
+        return True
+
+    def start(self, rng: np.random.Generator) -> None:
+        """Begin at the root."""
+        self._node = self.tree.root
+
+    def ask(self) -> Code:
+        """The guess stored at this node."""
+        assert self._node is not None
+        return self.space.parse(self._node.guess)
+
+    def tell(self, guess: Code, response: Response) -> None:
+        """Follow the branch of this response."""
+        assert self._node is not None
+        following = self._node.next.get(response)
+        if following is None:
+            raise InconsistentResponsesError(
+                f"response {response.black},{response.white} to {self._node.guess} is impossible "
+                "for every secret: the codemaker's answers contradict each other"
+            )
+        self._node = following

@@ -1,0 +1,60 @@
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evo_mastermind.codes import CodeSpace, InvalidGameError
+from evo_mastermind.game import Codemaker, InconsistentResponsesError, play_game
+from evo_mastermind.players import make_player
+from evo_mastermind.players.tree import DecisionTree, build_tree
+from evo_mastermind.scoring import Response
+
+SPACE = CodeSpace(4, 6)
+
+
+def test_knuth_tree_holds_knuths_totals(tmp_path: Path) -> None:
+    tree = build_tree(make_player("knuth", SPACE), {})
+    counts = tree.guess_counts()
+    assert counts.sum() == 5801 and counts.max() == 5 and tree.root.guess == "AABB"
+    path = tmp_path / "knuth.json"
+    tree.save(path)
+    loaded = DecisionTree.load(path)
+    assert loaded.guess_counts().tolist() == counts.tolist()
+    assert [g for g, _ in loaded.play("ABBC")] == [g for g, _ in tree.play("ABBC")]
+
+
+def test_tree_player_replays_the_same_games(tmp_path: Path) -> None:
+    path = tmp_path / "fc.json"
+    build_tree(make_player("first_consistent", SPACE)).save(path)
+    replay = make_player("tree", SPACE, {"path": str(path)})
+    original = make_player("first_consistent", SPACE)
+    for i, code in enumerate(SPACE.all_codes[::11]):
+        rng = np.random.default_rng(i)
+        a = play_game(original, Codemaker(SPACE, code), rng)
+        b = play_game(replay, Codemaker(SPACE, code), rng)
+        assert a.moves == b.moves
+
+
+def test_tree_player_reports_an_impossible_response(tmp_path: Path) -> None:
+    path = tmp_path / "k.json"
+    build_tree(make_player("knuth", SPACE)).save(path)
+    player = make_player("tree", SPACE, {"path": str(path)})
+    player.start(np.random.default_rng(0))
+    guess = player.ask()
+    with pytest.raises(InconsistentResponsesError, match="impossible"):
+        player.tell(guess, Response(3, 1))
+
+
+def test_tree_refusals(tmp_path: Path) -> None:
+    with pytest.raises(InvalidGameError, match="not deterministic"):
+        build_tree(make_player("entropy", SPACE))
+    with pytest.raises(InvalidGameError, match="no decision tree at"):
+        make_player("tree", SPACE, {"path": str(tmp_path / "missing.json")})
+    path = tmp_path / "k.json"
+    build_tree(make_player("knuth", CodeSpace(3, 3))).save(path)
+    with pytest.raises(InvalidGameError, match=r"built for \(3,3\), not \(4,6\)"):
+        make_player("tree", SPACE, {"path": str(path)})
+    garbage = tmp_path / "garbage.json"
+    garbage.write_text("{not json")
+    with pytest.raises(InvalidGameError, match="cannot read decision tree"):
+        DecisionTree.load(garbage)
