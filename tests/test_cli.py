@@ -1,0 +1,151 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from evo_mastermind.cli import main
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_play_prints_each_guess_and_the_count(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(
+        capsys,
+        "play",
+        "--pegs",
+        "4",
+        "--colors",
+        "6",
+        "--player",
+        "entropy",
+        "--secret",
+        "ABBC",
+        "--seed",
+        "1",
+    )
+    lines = out.strip().splitlines()
+    assert status == 0
+    assert lines[0].startswith("1. AABC  3 black, 0 white")
+    assert lines[-1].startswith("secret ABBC: solved in") and lines[-2].split()[1] == "ABBC"
+
+
+def test_play_json(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "play", "--player", "knuth", "--secret", "ABBC", "--json")
+    game = json.loads(out)
+    assert status == 0 and set(game) == {"secret", "guesses", "solved"}
+    assert game["secret"] == "ABBC" and game["solved"] is True
+    assert game["guesses"][0] == {"guess": "AABB", "black": 2, "white": 1}
+    assert game["guesses"][-1] == {"guess": "ABBC", "black": 4, "white": 0}
+
+
+def test_play_without_secret_draws_one_from_the_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    _, first, _ = run_cli(capsys, "play", "--seed", "5", "--json")
+    _, again, _ = run_cli(capsys, "play", "--seed", "5", "--json")
+    _, other, _ = run_cli(capsys, "play", "--seed", "6", "--json")
+    assert json.loads(first) == json.loads(again)
+    assert json.loads(first)["secret"] != json.loads(other)["secret"]
+
+
+def test_player_options_are_passed(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(
+        capsys,
+        "play",
+        "--player",
+        "entropy",
+        "-o",
+        "first_guess=ABCD",
+        "-o",
+        "mu=20",
+        "--secret",
+        "FFFF",
+        "--json",
+    )
+    assert status == 0 and json.loads(out)["guesses"][0]["guess"] == "ABCD"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "--player", "nosuch"], "unknown player 'nosuch'"),
+        (["play", "--secret", "ABBG"], "code 'ABBG' uses 'G'"),
+        (["play", "--secret", "ABB"], "code 'ABB' has 3 letters"),
+        (["play", "--pegs", "0"], "pegs must be between 1 and 64"),
+        (["play", "--colors", "27"], "colors must be between 2 and 26"),
+        (["play", "--pegs", "four"], "argument --pegs: invalid int value"),
+        (["play", "-o", "mux=3"], "mux: unknown option"),
+        (["play", "-o", "mu"], "option 'mu' is not KEY=VALUE"),
+        (["play", "--pegs", "8", "--colors", "12"], "has 429,981,696 codes"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    status, out, err = run_cli(capsys, *args)
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and message in err
+    assert err.startswith("evo-mastermind: error: ")
+
+
+def test_interactive_codemaker_who_lies_gets_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("1 0\n0 0\n0 0\n0 0\n0 0\n"))
+    status, _, err = run_cli(capsys, "play", "--interactive")
+    assert status == 2 and "contradict each other" in err and len(err.strip().splitlines()) == 1
+
+
+def test_interactive_codemaker_solves(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    # Secret ABBC answered by hand for the knuth player: AABB 2,1 then the rest.
+    from evo_mastermind.scoring import score
+
+    class Answers(io.StringIO):
+        def readline(self, size: int = -1) -> str:  # type: ignore[override]
+            guess = capsys.readouterr().out.strip().split()[-3]
+            black, white = score(guess, "ABBC")
+            return f"{black} {white}\n"
+
+    monkeypatch.setattr("sys.stdin", Answers())
+    status = main(["play", "--interactive", "--player", "knuth"])
+    assert status == 0
+
+
+def test_tree_command_writes_a_replayable_tree(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_file = tmp_path / "knuth.json"
+    status, out, _ = run_cli(capsys, "tree", "--player", "knuth", "--out", str(out_file))
+    assert status == 0 and "5801 guesses over 1296 secrets" in out and "max 5" in out
+    status, out, _ = run_cli(
+        capsys, "play", "--player", "tree", "-o", f"path={out_file}", "--secret", "ABBC", "--json"
+    )
+    assert json.loads(out)["guesses"][0]["guess"] == "AABB"
+
+
+def test_players_lists_every_registered_player(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "players")
+    assert status == 0
+    for name in ("entropy", "knuth", "first_consistent", "random", "local_entropy", "tree"):
+        assert any(line.startswith(name) for line in out.splitlines())
+
+
+def test_console_script_exit_status() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "evo_mastermind.cli", "play", "--player", "x"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
