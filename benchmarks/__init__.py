@@ -1,0 +1,1 @@
+"""Speed and quality benchmarks; each writes its figures to benchmarks/results/."""
