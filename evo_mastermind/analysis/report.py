@@ -145,6 +145,35 @@ def _method_text(on: TestOn, alpha: float, holm: bool, rule: GroupRule) -> str:
     )
 
 
+def _block_lines(
+    block: pd.DataFrame,
+    summary: pd.DataFrame,
+    tests: pd.DataFrame,
+    published: pd.DataFrame | None,
+    published_source: str,
+    rule: GroupRule,
+) -> list[str]:
+    """One block's paper table, group notes and published comparison."""
+    ranked = summary["player"].tolist()
+    different = significant_pairs(tests)
+    groups = paper_groups(ranked, different, rule)
+    comparison = compare_with_published(summary, published) if published is not None else None
+    runs = "/".join(str(runs) for runs in sorted(set(summary["runs"])))
+    lines = [
+        f"{block['label'].nunique()} players, {len(block)} games, {runs} runs each, "
+        f"secrets: {block['secrets'].iloc[0]}.",
+        "",
+        *_table_lines(summary, groups, compact_letters(ranked, different), comparison),
+        "",
+    ]
+    notes = group_exceptions(groups, different)
+    lines += [f"- {note}." for note in notes] or ["- The lines agree with every pairwise test."]
+    if comparison is not None and published is not None:
+        missing = unreproduced(summary, published)
+        lines += ["", *_comparison_lines(comparison, missing, published_source)]
+    return [*lines, ""]
+
+
 def build_report(
     games: pd.DataFrame,
     experiment: dict[str, Any],
@@ -167,41 +196,33 @@ def build_report(
     holm = bool(experiment.get("holm") or False)
     summary = summary_table(games, experiment)
     tests = pairwise_tests(games, on=on, holm=holm, alpha=alpha, experiment=experiment)
-    parts = [f"# {experiment['name']}: {size_text(games)}", ""]
     game_blocks = blocks(games)
-    for key, block in game_blocks:
-        pegs, colors, secrets = key
-        in_block = (summary["pegs"] == pegs) & (summary["colors"] == colors)
-        block_summary = summary[in_block & (summary["secrets"] == secrets)]
-        block_tests = tests[
-            (tests["pegs"] == pegs) & (tests["colors"] == colors) & (tests["secrets"] == secrets)
-        ]
-        ranked = block_summary["player"].tolist()
-        different = significant_pairs(block_tests)
-        groups = paper_groups(ranked, different, rule)
-        comparison = (
-            compare_with_published(block_summary, published) if published is not None else None
-        )
-        runs = sorted(set(block_summary["runs"]))
+    lines = [
+        f"# {experiment['name']}: {size_text(games)}",
+        "",
+        _method_text(on, alpha, holm, rule),
+        "",
+    ]
+    for (pegs, colors, secrets), block in game_blocks:
         if len(game_blocks) > 1:
-            parts += [f"## ({pegs},{colors}), secrets: {secrets}", ""]
-        parts += [
-            f"{int(block['label'].nunique())} players, {len(block)} games, "
-            f"{'/'.join(map(str, runs))} runs each, secrets: {secrets}.",
-            "",
-        ]
-        parts += _table_lines(block_summary, groups, compact_letters(ranked, different), comparison)
-        parts += ["", _method_text(on, alpha, holm, rule), ""]
-        notes = group_exceptions(groups, different)
-        parts += [f"- {note}." for note in notes] or ["- The lines show every tested difference."]
-        parts.append("")
-        if comparison is not None and published is not None:
-            missing = unreproduced(block_summary, published)
-            parts += [*_comparison_lines(comparison, missing, published_source), ""]
+            lines += [f"## ({pegs},{colors}), secrets: {secrets}", ""]
+        lines += _block_lines(
+            block,
+            _in_block(summary, pegs, colors, secrets),
+            _in_block(tests, pegs, colors, secrets),
+            published,
+            published_source,
+            rule,
+        )
     by_size = grouped_summary(games, experiment) if len(game_blocks) > 1 else None
     if by_size is not None:
-        parts += ["## By game size", "", *_frame_lines(by_size), ""]
-    return Report("\n".join(parts), summary, tests, by_size)
+        lines += ["## By game size", "", *_frame_lines(by_size), ""]
+    return Report("\n".join(lines), summary, tests, by_size)
+
+
+def _in_block(table: pd.DataFrame, pegs: int, colors: int, secrets: str) -> pd.DataFrame:
+    chosen = (table["pegs"] == pegs) & (table["colors"] == colors) & (table["secrets"] == secrets)
+    return table[chosen]
 
 
 def write_report(results_dir: Path | str, rule: GroupRule = "clique") -> str:
@@ -225,5 +246,7 @@ def write_report(results_dir: Path | str, rule: GroupRule = "clique") -> str:
     report.tests.to_csv(results_dir / "wilcoxon.csv", index=False)
     if report.by_size is not None:
         report.by_size.to_csv(results_dir / "by_size.csv", index=False)
+    else:  # a by-size table left by an earlier, multi-size analysis would mislead
+        (results_dir / "by_size.csv").unlink(missing_ok=True)
     (results_dir / "report.md").write_text(report.markdown)
     return report.markdown

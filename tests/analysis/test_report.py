@@ -44,7 +44,7 @@ def test_report_has_the_paper_table_groups_letters_and_verdicts() -> None:
     assert knuth[8:] == ["a", "", "", "no published row"]
     assert random[8:] == ["b", "4.608", "4.566–4.646", "outside: above the published range"]
     assert "on the per-game guess counts, α = 0.05, no multiple-test correction" in markdown
-    assert "- The lines show every tested difference." in markdown
+    assert "- The lines agree with every pairwise test." in markdown
     assert "**Random** is outside the published range: mean 4.700 is above 4.566–4.646" in markdown
     assert "- Not in the published table: Knuth." in markdown
     assert "Published but not played here: Most parts, Expected size, Worst case." in markdown
@@ -72,11 +72,12 @@ def test_report_states_when_every_row_is_inside_and_lists_exceptions() -> None:
     markdown = build_report(games, experiment, published).markdown
     assert "Every reproduced row is inside the published range of run means." in markdown
     assert "on the per-run mean guesses, α = 0.1, Holm's correction over the pairs" in markdown
-    assert "- The lines show every tested difference." in markdown
+    assert "- The lines agree with every pairwise test." in markdown
     chain = build_report(games, experiment_record(games), rule="chain").markdown
     assert "a line separates neighbouring rows that differ" in chain
     assert "- Entropy and Worst case differ significantly, though in one group." in chain
-    assert "published" not in chain.split("Tests:")[0]
+    header = next(line for line in chain.splitlines() if line.startswith("| Strategy"))
+    assert "published" not in header and header.endswith("| letters |")
 
 
 def test_several_game_sizes_get_a_section_each_and_a_size_table() -> None:
@@ -100,6 +101,7 @@ def test_write_report_writes_every_file(tmp_path: Path, monkeypatch: pytest.Monk
     experiment = experiment_record(games, compare_with="experiments/seed002_table2.csv")
     results = write_results(tmp_path / "results" / "table2", games, experiment)
     monkeypatch.chdir(tmp_path.parent)  # the root comes from the results folder, not the cwd
+    (results / "by_size.csv").write_text("left by an earlier analysis")
     markdown = write_report(results)
     assert (results / "report.md").read_text() == markdown
     assert "experiments/seed002_table2.csv" in markdown
