@@ -7,6 +7,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 WORKERS ?= 0
 
+PAPER_TABLES := table2 table4 table5 table6
+RUN := $(BIN)/evo-mastermind run --resume
+
 .PHONY: test test-slow lint reproduce benchmark clean
 
 $(STAMP): pyproject.toml
@@ -25,6 +28,12 @@ test: lint
 
 test-slow: $(STAMP)
 	$(BIN)/pytest -m slow
+
+# The paper reproduction: every table's games under results/paper/<table>/ (resumable).
+reproduce: $(STAMP)
+	for table in $(PAPER_TABLES); do \
+	  $(RUN) configs/paper/$$table.yaml --out results/paper/$$table || exit $$?; \
+	done
 
 benchmark: $(STAMP)
 	$(BIN)/python -m benchmarks.bench_engine

@@ -30,7 +30,9 @@ def play_all(name: str, space: CodeSpace, secrets: np.ndarray, runs: int) -> tup
     start = time.perf_counter()
     for run in range(runs):
         for text in texts:
-            game = play_game(player, Codemaker(space, text), game_rng(1, name, run, text))
+            game = play_game(
+                player, Codemaker(space, text), game_rng(1, name, run, text, space.colors)
+            )
             guesses.append(game.n_guesses)
     return time.perf_counter() - start, float(np.mean(guesses))
 

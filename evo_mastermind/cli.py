@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 import yaml
@@ -18,6 +19,7 @@ from evo_mastermind.codes import CodeSpace, InvalidGameError
 from evo_mastermind.game import Codemaker, GameResult, InconsistentResponsesError, play_game
 from evo_mastermind.players import PLAYERS, Player, make_player
 from evo_mastermind.players.tree import build_tree
+from evo_mastermind.runner import load_config, make_executor, run_experiment
 from evo_mastermind.scoring import Response
 from evo_mastermind.seeding import game_rng, stream_rng
 
@@ -83,6 +85,25 @@ def _build_parser() -> argparse.ArgumentParser:
     tree.add_argument("--out", required=True, help="JSON file to write")
     tree.set_defaults(handler=_tree)
 
+    run = commands.add_parser("run", help="run an experiment from a YAML config")
+    run.add_argument("config", help="the experiment's YAML file")
+    run.add_argument("--out", help="results directory (default results/<name>/)")
+    run.add_argument("--runs", type=int, help="override the config's number of runs")
+    run.add_argument(
+        "--executor",
+        choices=["serial", "process", "dask"],
+        default="process",
+        help="where games run: this process, a local process pool (default), or Dask",
+    )
+    run.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    run.add_argument(
+        "--scheduler", help="Dask scheduler address (default: an in-process LocalCluster)"
+    )
+    run.add_argument("--resume", action="store_true", help="play only the games still missing")
+    run.add_argument("--force", action="store_true", help="replace results already in --out")
+    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    run.set_defaults(handler=_run)
+
     players = commands.add_parser("players", help="list the registered players and their options")
     players.set_defaults(handler=_players)
     return parser
@@ -101,7 +122,7 @@ def _play(args: argparse.Namespace) -> int:
         secret = space.format(space.parse(args.secret))
     else:
         secret = space.format(space.sample(stream_rng(args.seed, "play secret"), 1)[0])
-    rng = game_rng(args.seed, args.player, 0, secret)
+    rng = game_rng(args.seed, args.player, 0, secret, space.colors)
     result = play_game(player, Codemaker(space, secret), rng, guess_limit=args.guess_limit)
     _print_game(result, args.json)
     return 0
@@ -129,7 +150,7 @@ def _print_game(result: GameResult, as_json: bool) -> None:
 
 
 def _play_interactive(space: CodeSpace, player: Player, args: argparse.Namespace) -> int:
-    rng = game_rng(args.seed, args.player, 0, "interactive")
+    rng = game_rng(args.seed, args.player, 0, "interactive", space.colors)
     player.start(rng)
     for number in range(1, (args.guess_limit or 10**9) + 1):
         guess = player.ask()
@@ -170,6 +191,34 @@ def _tree(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run(args: argparse.Namespace) -> int:
+    if args.resume and args.force:
+        raise UsageError("--resume and --force contradict each other; choose one")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    if args.runs is not None and args.runs < 1:
+        raise UsageError(f"--runs must be at least 1, got {args.runs}")
+    config_path = Path(args.config)
+    config = load_config(config_path, runs=args.runs)
+    out = Path(args.out) if args.out else Path("results") / config.name
+    with make_executor(args.executor, args.workers, args.scheduler) as executor:
+        outcome = run_experiment(
+            config,
+            config_path.read_text(),
+            out,
+            executor,
+            resume=args.resume,
+            force=args.force,
+            progress=not args.no_progress,
+        )
+    print(
+        f"{config.name}: {outcome.played} games played"
+        + (f" ({outcome.already_done} already done)" if outcome.already_done else "")
+        + f" in {outcome.seconds:.1f} s; results in {out}"
+    )
+    return 0
+
+
 def _players(args: argparse.Namespace) -> int:
     for name in sorted(PLAYERS):
         cls = PLAYERS[name]
@@ -191,6 +240,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, InvalidGameError, InconsistentResponsesError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print(
+            f"{PROG}: interrupted; finished games are kept (rerun with --resume)", file=sys.stderr
+        )
+        return 130
 
 
 if __name__ == "__main__":

@@ -19,14 +19,24 @@ def _digest(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "little")
 
 
-def game_seed(root_seed: int, label: str, run: int, secret: str) -> np.random.SeedSequence:
-    """The seed of one game: a function of the root seed and (label, run, secret) only."""
-    return np.random.SeedSequence(root_seed, spawn_key=(_digest(label), run, _digest(secret)))
+def game_seed(
+    root_seed: int, label: str, run: int, secret: str, colors: int, occurrence: int = 0
+) -> np.random.SeedSequence:
+    """The seed of one game, a function of the root seed and the game's identity only.
+
+    The identity is the player entry's label, the run, the secret and the number of colours
+    (the same letters make different games at another size), and ``occurrence`` to tell
+    apart repeats of one secret in a drawn list.
+    """
+    key = (_digest(label), run, _digest(secret), colors, occurrence)
+    return np.random.SeedSequence(root_seed, spawn_key=key)
 
 
-def game_rng(root_seed: int, label: str, run: int, secret: str) -> np.random.Generator:
+def game_rng(
+    root_seed: int, label: str, run: int, secret: str, colors: int, occurrence: int = 0
+) -> np.random.Generator:
     """The generator of one game (see :func:`game_seed`)."""
-    return np.random.default_rng(game_seed(root_seed, label, run, secret))
+    return np.random.default_rng(game_seed(root_seed, label, run, secret, colors, occurrence))
 
 
 def stream_rng(root_seed: int, purpose: str) -> np.random.Generator:

@@ -149,3 +149,53 @@ def test_console_script_exit_status() -> None:
         check=False,
     )
     assert done.returncode == 2 and done.stderr.count("\n") == 1
+
+
+def small_config(tmp_path: Path, body: str = "") -> Path:
+    path = tmp_path / "exp.yaml"
+    path.write_text(
+        "name: exp\ngame: {pegs: 3, colors: 3}\nruns: 1\nplayers:\n"
+        "  - {label: Knuth, player: knuth}\n" + body
+    )
+    return path
+
+
+def test_run_writes_results_and_refuses_to_overwrite(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    args = ["run", str(small_config(tmp_path)), "--out", str(out), "--executor", "serial"]
+    status, stdout, _ = run_cli(capsys, *args, "--no-progress")
+    assert status == 0 and "27 games played" in stdout
+    assert (out / "games").is_dir() and (out / "experiment.json").is_file()
+    status, stdout, err = run_cli(capsys, *args)
+    assert status == 2 and "already holds results" in err and len(err.strip().splitlines()) == 1
+    status, stdout, _ = run_cli(capsys, *args, "--resume")
+    assert status == 0 and "0 games played (27 already done)" in stdout
+
+
+@pytest.mark.parametrize(
+    ("extra", "body", "message"),
+    [
+        ([], "runz: 3\n", "exp.yaml: runz: unknown key"),
+        ([], "  - {label: X, player: nosuch}\n", "unknown player 'nosuch'"),
+        (["--resume", "--force"], "", "--resume and --force contradict"),
+        (["--workers", "0"], "", "--workers must be at least 1"),
+        (["--runs", "0"], "", "--runs must be at least 1"),
+        (["--executor", "mpi"], "", "argument --executor: invalid choice"),
+    ],
+)
+def test_run_bad_input_is_one_line_status_2_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], body: str, message: str
+) -> None:
+    out = tmp_path / "out"
+    status, _, err = run_cli(
+        capsys, "run", str(small_config(tmp_path, body)), "--out", str(out), *extra
+    )
+    assert status == 2 and message in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_run_missing_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run_cli(capsys, "run", str(tmp_path / "none.yaml"))
+    assert status == 2 and "none.yaml: cannot read" in err

@@ -2,15 +2,18 @@ from evo_mastermind.seeding import game_rng, stream_rng
 
 
 def test_game_seed_depends_only_on_identity() -> None:
-    first = game_rng(7, "Entropy", 3, "ABBC").integers(0, 2**32, 4)
-    again = game_rng(7, "Entropy", 3, "ABBC").integers(0, 2**32, 4)
+    first = game_rng(7, "Entropy", 3, "ABBC", 6).integers(0, 2**32, 4)
+    again = game_rng(7, "Entropy", 3, "ABBC", 6).integers(0, 2**32, 4)
     assert first.tolist() == again.tolist()
-    for other in (
-        game_rng(8, "Entropy", 3, "ABBC"),
-        game_rng(7, "Random", 3, "ABBC"),
-        game_rng(7, "Entropy", 4, "ABBC"),
-        game_rng(7, "Entropy", 3, "ABBD"),
-    ):
+    others = [
+        game_rng(8, "Entropy", 3, "ABBC", 6),
+        game_rng(7, "Random", 3, "ABBC", 6),
+        game_rng(7, "Entropy", 4, "ABBC", 6),
+        game_rng(7, "Entropy", 3, "ABBD", 6),
+        game_rng(7, "Entropy", 3, "ABBC", 7),
+        game_rng(7, "Entropy", 3, "ABBC", 6, occurrence=1),
+    ]
+    for other in others:
         assert other.integers(0, 2**32, 4).tolist() != first.tolist()
 
 

@@ -41,6 +41,13 @@ class Player(ABC):
         self.space = space
         self.params = params if params is not None else self.Params()
 
+    @classmethod  # noqa: B027 (an optional hook: most players can play any size)
+    def check_game(cls, space: CodeSpace, params: PlayerParams) -> None:
+        """Raise :class:`InvalidGameError` if these options cannot play ``space``.
+
+        Cheap (no tables are built): configs call it before any game is played.
+        """
+
     @abstractmethod
     def start(self, rng: np.random.Generator) -> None:
         """Begin a new game; ``rng`` is the game's own generator."""

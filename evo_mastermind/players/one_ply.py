@@ -94,22 +94,30 @@ class OnePlyPlayer(Player):
 
     def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
         super().__init__(space, params)
+        self.check_game(space, self.params)
         self.scorer = indexed_scorer(space)
         self.settings = self.resolve(self.params)
-        self._check_settings()
         if self.settings.first_guess.strip().lower() == AUTO:
             self.first_guess: int | None = None
         else:
-            try:
-                self.first_guess = space.index(space.parse(self.settings.first_guess))
-            except InvalidGameError as error:
-                raise InvalidGameError(f"player {self.name!r}: first_guess: {error}") from None
+            self.first_guess = space.index(space.parse(self.settings.first_guess))
         self._root = Position(np.arange(space.size, dtype=np.int64), played=())
         self._positions = 1
         self._rng = np.random.default_rng(0)
         self._position = self._root
         self._last_guess = -1
         self._last_code: Code | None = None
+
+    @classmethod
+    def check_game(cls, space: CodeSpace, params: PlayerParams) -> None:
+        """Exhaustive players list the whole space; a first guess must fit the game."""
+        space.require_enumerable(f"player {cls.name!r}")
+        first = getattr(params, "first_guess", None)
+        if first is not None and first.strip().lower() != AUTO:
+            try:
+                space.parse(first)
+            except InvalidGameError as error:
+                raise InvalidGameError(f"player {cls.name!r}: first_guess: {error}") from None
 
     def resolve(self, params: PlayerParams) -> Settings:
         """Turn the validated options into settings (presets override this)."""
@@ -123,9 +131,6 @@ class OnePlyPlayer(Player):
                 else self.space.format(self.space.patterned_code(default))
             )
         return Settings(params.ties, params.pool, params.mu, first)
-
-    def _check_settings(self) -> None:
-        """Reject option combinations a subclass cannot play."""
 
     @property
     def deterministic(self) -> bool:
@@ -339,8 +344,11 @@ class RandomPlayer(OnePlyPlayer):
 class LocalEntropyPlayer(OnePlyPlayer):
     """Plays the consistent code of highest local entropy (seed 002, equation 3)."""
 
-    def _check_settings(self) -> None:
-        if self.settings.pool != "consistent":
+    @classmethod
+    def check_game(cls, space: CodeSpace, params: PlayerParams) -> None:
+        """As every exhaustive player, and only over consistent codes."""
+        super().check_game(space, params)
+        if getattr(params, "pool", "consistent") != "consistent":
             raise InvalidGameError(
                 "player 'local_entropy': pool must be 'consistent' (local entropy ranks "
                 "candidate codes, not partitions)"

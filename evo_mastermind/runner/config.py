@@ -1,0 +1,337 @@
+"""Experiment configuration: YAML read with ``safe_load``, validated by pydantic models.
+
+Every problem becomes one :class:`ConfigError` line naming the file, the key and the
+problem. A player entry may sweep options: a list value (``mu: [10, 20]``) expands into one
+entry per value, labelled from the ``label`` template (``"Entropy mu={mu}"``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    NonNegativeInt,
+    PositiveFloat,
+    PositiveInt,
+    Tag,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from evo_mastermind.codes import CodeSpace, InvalidGameError
+from evo_mastermind.players import PLAYERS, validate_params
+from evo_mastermind.secrets import explicit
+
+
+class ConfigError(InvalidGameError):
+    """A configuration file that cannot be run, explained in one line."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class GameSize(_Strict):
+    """One game size."""
+
+    pegs: int
+    colors: int
+
+    @model_validator(mode="after")
+    def _possible(self) -> GameSize:
+        self.space()  # raises with the engine's message for an impossible size
+        return self
+
+    def space(self) -> CodeSpace:
+        """The code space of this size."""
+        return CodeSpace(self.pegs, self.colors)
+
+
+def _sizes_from(value: Any) -> Any:
+    """``game:`` as one size, a list of sizes, or a grid ``{pegs: [...], colors: [...]}``."""
+    if isinstance(value, dict) and any(isinstance(v, list) for v in value.values()):
+        unknown = sorted(set(value) - {"pegs", "colors"})
+        if unknown or set(value) != {"pegs", "colors"}:
+            raise ValueError("a grid of sizes needs exactly the keys pegs and colors")
+        pegs = value["pegs"] if isinstance(value["pegs"], list) else [value["pegs"]]
+        colors = value["colors"] if isinstance(value["colors"], list) else [value["colors"]]
+        return [{"pegs": p, "colors": c} for p in pegs for c in colors]
+    return value if isinstance(value, list) else [value]
+
+
+class FullSecrets(_Strict):
+    """``secrets: full``: every code once per run."""
+
+    kind: Literal["full"] = "full"
+
+    def describe(self) -> str:
+        """The value of the games table's ``secrets`` column."""
+        return "full"
+
+
+class SampleSecrets(_Strict):
+    """``secrets: {sample: N}``: a fixed uniform sample, the same for every player and run."""
+
+    sample: PositiveInt
+
+    def describe(self) -> str:
+        """The value of the games table's ``secrets`` column."""
+        return "sample"
+
+
+class ListSecrets(_Strict):
+    """``secrets: {list: [ABBC, ...]}``."""
+
+    codes: list[str] = Field(alias="list", min_length=1)
+
+    def describe(self) -> str:
+        """The value of the games table's ``secrets`` column."""
+        return "list"
+
+
+def _secrets_form(value: Any) -> str:
+    if isinstance(value, FullSecrets):
+        return "full"
+    keys = set(value) if isinstance(value, dict) else set()
+    if keys == {"kind"}:
+        return "full"
+    for form in ("sample", "list"):
+        if form in keys:
+            return form
+    if isinstance(value, BaseModel):
+        forms: dict[type[BaseModel], str] = {SampleSecrets: "sample", ListSecrets: "list"}
+        return forms[type(value)]
+    return "unknown"
+
+
+def _secrets_from(value: Any) -> Any:
+    """``secrets:`` as one source or a list of them; ``full`` is a bare word."""
+    items = value if isinstance(value, list) else [value]
+    return [{"kind": "full"} if item == "full" else item for item in items]
+
+
+SecretsSpec = Annotated[
+    Annotated[FullSecrets, Tag("full")]
+    | Annotated[SampleSecrets, Tag("sample")]
+    | Annotated[ListSecrets, Tag("list")],
+    Discriminator(
+        _secrets_form,
+        custom_error_type="secrets_form",
+        custom_error_message="must be 'full', {sample: N} or {list: [CODE, ...]}",
+    ),
+]
+
+
+class Statistics(_Strict):
+    """How players are compared.
+
+    Attributes:
+        test_on: ``games`` (Mann–Whitney on per-game guess counts) or ``runs`` (on run means).
+        alpha: significance level.
+        holm: apply Holm's correction over all pairs.
+    """
+
+    test_on: Literal["games", "runs"] = "games"
+    alpha: float = Field(0.05, gt=0, lt=1)
+    holm: bool = False
+
+
+class PlayerEntry(BaseModel):
+    """One ``players:`` entry: a label, a registered player and its options (sweepable)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    label: str = Field(min_length=1)
+    player: str
+
+    def options(self) -> dict[str, Any]:
+        """The player options as written (sweeps unexpanded)."""
+        return dict(self.model_extra or {})
+
+    def expand(self) -> list[ExpandedEntry]:
+        """One entry per combination of swept values, each validated against the player."""
+        options = self.options()
+        swept = [key for key, value in options.items() if isinstance(value, list)]
+        entries = []
+        for values in itertools.product(*(options[key] for key in swept)):
+            params = {**options, **dict(zip(swept, values, strict=True))}
+            label = self.label
+            if swept:
+                chosen = {key: _label_value(params[key]) for key in swept}
+                if all("{" + key + "}" in label for key in swept):
+                    label = label.format(**chosen)
+                else:
+                    label = label + " " + " ".join(f"{k}={v}" for k, v in chosen.items())
+            validated = validate_params(self.player, params)
+            entries.append(
+                ExpandedEntry(label, self.player, validated.model_dump(exclude_defaults=True))
+            )
+        return entries
+
+
+def _label_value(value: Any) -> str:
+    return "inf" if value is None else str(value)
+
+
+class ExpandedEntry(BaseModel):
+    """A player entry with every sweep resolved: the unit a game is played by."""
+
+    model_config = ConfigDict(frozen=True)
+
+    label: str
+    player: str
+    params: dict[str, Any]
+
+    def __init__(self, label: str, player: str, params: dict[str, Any]) -> None:
+        super().__init__(label=label, player=player, params=params)
+
+    @property
+    def params_json(self) -> str:
+        """The options as canonical JSON (sorted keys), as stored in the games table."""
+        return json.dumps(self.params, sort_keys=True)
+
+
+class ExperimentConfig(_Strict):
+    """A whole experiment: game sizes, secrets, players, runs, seed and limits.
+
+    ``game`` is one size, a list of sizes, or a grid; ``secrets`` one source or a list.
+    """
+
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    description: str = ""
+    game: Annotated[list[GameSize], BeforeValidator(_sizes_from), Field(min_length=1)]
+    secrets: Annotated[list[SecretsSpec], BeforeValidator(_secrets_from), Field(min_length=1)] = [
+        FullSecrets()
+    ]
+    runs: PositiveInt = 1
+    seed: NonNegativeInt = 0
+    guess_limit: PositiveInt | None = None
+    time_limit: PositiveFloat | None = None
+    batch_games: PositiveInt | None = None
+    compare_with: str | None = None
+    statistics: Statistics = Statistics()
+    players: list[PlayerEntry] = Field(min_length=1)
+
+    @field_validator("players")
+    @classmethod
+    def _known_players(cls, players: list[PlayerEntry]) -> list[PlayerEntry]:
+        for position, entry in enumerate(players):
+            try:
+                entry.expand()
+            except InvalidGameError as error:
+                raise ValueError(f"entry {position} ({entry.label!r}): {error}") from None
+        return players
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ExperimentConfig:
+        labels = [entry.label for entry in self.entries()]
+        duplicates = sorted({label for label in labels if labels.count(label) > 1})
+        if duplicates:
+            raise ValueError(f"player labels must be unique; repeated: {', '.join(duplicates)}")
+        kinds = [source.describe() for source in self.secrets]
+        if len(set(kinds)) < len(kinds):
+            raise ValueError("secrets: each kind of source may appear once")
+        for size in self.game:
+            for position, source in enumerate(self.secrets):
+                where = f"secrets.{position}" if len(self.secrets) > 1 else "secrets"
+                try:
+                    if isinstance(source, FullSecrets):
+                        size.space().require_enumerable("playing every secret")
+                    if isinstance(source, ListSecrets):
+                        explicit(size.space(), source.codes)
+                except InvalidGameError as error:
+                    key = "list" if isinstance(source, ListSecrets) else "full"
+                    raise ValueError(f"{where}.{key}: {error}") from None
+        return self
+
+    def entries(self) -> list[ExpandedEntry]:
+        """Every player entry, sweeps expanded, in config order."""
+        return [expanded for entry in self.players for expanded in entry.expand()]
+
+    def fingerprint(self) -> str:
+        """A hash of everything that decides which games are played and how."""
+        relevant = self.model_dump(
+            mode="json", exclude={"description", "compare_with", "statistics", "batch_games"}
+        )
+        return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def load_config(path: str | Path, runs: int | None = None) -> ExperimentConfig:
+    """Read and validate a config file; ``runs`` overrides the file's number of runs.
+
+    Raises:
+        ConfigError: one line naming the file, the key and the problem.
+    """
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text())
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(error, "problem", None) or "malformed YAML"
+        raise ConfigError(f"{path}: not valid YAML{where}: {problem}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of keys (name, game, players, ...)")
+    if runs is not None:
+        data["runs"] = runs
+    try:
+        config = ExperimentConfig.model_validate(data)
+    except ValidationError as error:
+        raise ConfigError(f"{path}: {_explain(error, data)}") from None
+    except InvalidGameError as error:
+        raise ConfigError(f"{path}: {error}") from None
+    _check_players_fit(config, path)
+    return config
+
+
+def _check_players_fit(config: ExperimentConfig, path: Path) -> None:
+    for entry in config.entries():
+        for size in config.game:
+            try:
+                PLAYERS[entry.player].check_game(
+                    size.space(), validate_params(entry.player, entry.params)
+                )
+            except InvalidGameError as error:
+                raise ConfigError(f"{path}: players: {entry.label!r}: {error}") from None
+
+
+def _explain(error: ValidationError, data: dict[str, Any]) -> str:
+    problems = []
+    for issue in error.errors():
+        where = ".".join(_readable_location(issue["loc"], data))
+        message = issue["msg"]
+        if issue["type"] == "extra_forbidden":
+            message = "unknown key"
+        elif issue["type"] == "missing":
+            message = "required key is missing"
+        elif message.startswith("Value error, "):
+            message = message[len("Value error, ") :]
+        problems.append(f"{where}: {message}" if where else message)
+    return "; ".join(problems)
+
+
+def _readable_location(loc: tuple[int | str, ...], data: dict[str, Any]) -> list[str]:
+    """The key path as the user wrote it: no union tag, no index into a one-item shorthand."""
+    parts = [str(part) for part in loc]
+    if parts[:1] == ["secrets"] and len(parts) >= 3 and parts[2] in _SECRETS_TAGS:
+        del parts[2]
+    shorthand = len(parts) >= 2 and parts[0] in ("game", "secrets") and parts[1] == "0"
+    if shorthand and not isinstance(data.get(parts[0]), list):
+        del parts[1]
+    return parts
+
+
+_SECRETS_TAGS = {"full", "sample", "list"}

@@ -1,0 +1,148 @@
+"""Where batches run: in this process, in a local process pool, or on a Dask cluster.
+
+Each executor takes a function and its argument and hands back finished results one at a
+time, in whatever order they finish; results never depend on which executor ran them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from abc import ABC, abstractmethod
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any, Literal
+
+ExecutorName = Literal["serial", "process", "dask"]
+
+
+class Executor(ABC):
+    """Submit tasks; collect whichever finishes next."""
+
+    workers: int
+
+    @abstractmethod
+    def submit(self, fn: Callable[[Any], Any], argument: Any, tag: Any) -> None:
+        """Start ``fn(argument)``; ``tag`` comes back with its result."""
+
+    @abstractmethod
+    def next_done(self) -> tuple[Any, Any]:
+        """Block until a task finishes; return its (tag, result). Task errors are raised."""
+
+    @abstractmethod
+    def pending(self) -> int:
+        """Tasks submitted and not yet collected."""
+
+    def close(self) -> None:  # noqa: B027 (a hook: the serial executor holds nothing)
+        """Stop workers and drop unfinished tasks."""
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class SerialExecutor(Executor):
+    """Runs each task in this process when its result is asked for."""
+
+    def __init__(self) -> None:
+        self.workers = 1
+        self._queue: deque[tuple[Callable[[Any], Any], Any, Any]] = deque()
+
+    def submit(self, fn: Callable[[Any], Any], argument: Any, tag: Any) -> None:
+        """Queue a task."""
+        self._queue.append((fn, argument, tag))
+
+    def next_done(self) -> tuple[Any, Any]:
+        """Run the oldest queued task."""
+        fn, argument, tag = self._queue.popleft()
+        return tag, fn(argument)
+
+    def pending(self) -> int:
+        """Queued tasks."""
+        return len(self._queue)
+
+
+class ProcessExecutor(Executor):
+    """A local pool of worker processes (forkserver start, package preloaded)."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or os.cpu_count() or 1
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["evo_mastermind.runner.worker"])
+        self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        self._futures: dict[Future[Any], Any] = {}
+
+    def submit(self, fn: Callable[[Any], Any], argument: Any, tag: Any) -> None:
+        """Send a task to the pool."""
+        self._futures[self._pool.submit(fn, argument)] = tag
+
+    def next_done(self) -> tuple[Any, Any]:
+        """Wait for the first finished task."""
+        done, _ = wait(self._futures, return_when=FIRST_COMPLETED)
+        future = next(iter(done))
+        return self._futures.pop(future), future.result()
+
+    def pending(self) -> int:
+        """Tasks in the pool."""
+        return len(self._futures)
+
+    def close(self) -> None:
+        """Shut the pool down without waiting for unfinished tasks."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskExecutor(Executor):
+    """A Dask distributed cluster: the scheduler at ``address``, or a LocalCluster."""
+
+    def __init__(self, workers: int | None = None, address: str | None = None) -> None:
+        from distributed import Client, LocalCluster, as_completed
+
+        self._cluster = None
+        if address is None:
+            self._cluster = LocalCluster(
+                n_workers=workers or os.cpu_count() or 1,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+            )
+            self._client = Client(self._cluster)
+        else:
+            self._client = Client(address)
+        self.workers = max(1, len(self._client.scheduler_info().get("workers", {})))
+        self._as_completed = as_completed()
+        self._tags: dict[object, Any] = {}
+
+    def submit(self, fn: Callable[[Any], Any], argument: Any, tag: Any) -> None:
+        """Send a task to the cluster (never deduplicated: pure=False)."""
+        future = self._client.submit(fn, argument, pure=False)
+        self._tags[future.key] = tag
+        self._as_completed.add(future)
+
+    def next_done(self) -> tuple[Any, Any]:
+        """Wait for the first finished task."""
+        future = next(self._as_completed)
+        return self._tags.pop(future.key), future.result()
+
+    def pending(self) -> int:
+        """Tasks on the cluster."""
+        return len(self._tags)
+
+    def close(self) -> None:
+        """Disconnect, and stop the local cluster if this executor made one."""
+        self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+def make_executor(
+    name: ExecutorName, workers: int | None = None, scheduler: str | None = None
+) -> Executor:
+    """The executor of that name."""
+    if name == "serial":
+        return SerialExecutor()
+    if name == "process":
+        return ProcessExecutor(workers)
+    return DaskExecutor(workers, scheduler)

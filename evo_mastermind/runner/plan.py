@@ -1,0 +1,125 @@
+"""From a config to the games to play: secrets drawn once, games keyed by identity, batches.
+
+A game's key is (label, pegs, colors, secrets source, run, secret, occurrence); the games
+still to play are every key not already stored, so a resumed run plays exactly the rest.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from evo_mastermind.codes import CodeSpace
+from evo_mastermind.runner.config import (
+    ExpandedEntry,
+    ExperimentConfig,
+    FullSecrets,
+    ListSecrets,
+    SampleSecrets,
+)
+from evo_mastermind.secrets import explicit, full_space, uniform_sample
+from evo_mastermind.seeding import stream_rng
+
+
+class GameKey(NamedTuple):
+    """The identity of one game; also the columns that make a games-table row unique."""
+
+    label: str
+    pegs: int
+    colors: int
+    secrets: str
+    run: int
+    secret: str
+    occurrence: int
+
+
+KEY_COLUMNS = list(GameKey._fields)
+
+
+@dataclass(frozen=True)
+class Group:
+    """Games of one player entry on one size and secret source: they share a player object."""
+
+    entry: ExpandedEntry
+    pegs: int
+    colors: int
+    source: str
+    keys: tuple[GameKey, ...]
+
+
+@dataclass(frozen=True)
+class Batch:
+    """One task shipped to a worker: settings plus the games to play with them."""
+
+    label: str
+    player: str
+    params_json: str
+    pegs: int
+    colors: int
+    root_seed: int
+    guess_limit: int | None
+    time_limit: float | None
+    keys: tuple[GameKey, ...]
+
+
+def draw_secrets(
+    config: ExperimentConfig, size_index: int, source: FullSecrets | SampleSecrets | ListSecrets
+) -> list[str]:
+    """The secrets of one (size, source): the same for every player and run of the config."""
+    size = config.game[size_index]
+    space = CodeSpace(size.pegs, size.colors)
+    if isinstance(source, FullSecrets):
+        codes = full_space(space)
+    elif isinstance(source, SampleSecrets):
+        rng = stream_rng(config.seed, f"secrets {space} {source.describe()}")
+        codes = uniform_sample(space, rng, source.sample)
+    else:
+        codes = explicit(space, source.codes)
+    return [space.format(code) for code in codes]
+
+
+def plan_groups(config: ExperimentConfig) -> list[Group]:
+    """Every game of the experiment, grouped by player entry, size and source."""
+    groups = []
+    secrets_by_size_source = {
+        (i, source.describe()): draw_secrets(config, i, source)
+        for i in range(len(config.game))
+        for source in config.secrets
+    }
+    for entry in config.entries():
+        for (size_index, source), secrets in secrets_by_size_source.items():
+            size = config.game[size_index]
+            occurrences = _occurrences(secrets)
+            keys = tuple(
+                GameKey(entry.label, size.pegs, size.colors, source, run, secret, seen)
+                for run in range(config.runs)
+                for secret, seen in zip(secrets, occurrences, strict=True)
+            )
+            groups.append(Group(entry, size.pegs, size.colors, source, keys))
+    return groups
+
+
+def _occurrences(secrets: list[str]) -> list[int]:
+    """How many times each secret has appeared before, position by position."""
+    seen: Counter[str] = Counter()
+    numbers = []
+    for secret in secrets:
+        numbers.append(seen[secret])
+        seen[secret] += 1
+    return numbers
+
+
+def make_batch(config: ExperimentConfig, group: Group, keys: tuple[GameKey, ...]) -> Batch:
+    """A task playing ``keys`` of ``group``."""
+    return Batch(
+        label=group.entry.label,
+        player=group.entry.player,
+        params_json=group.entry.params_json,
+        pegs=group.pegs,
+        colors=group.colors,
+        root_seed=config.seed,
+        guess_limit=config.guess_limit,
+        time_limit=config.time_limit,
+        keys=keys,
+    )

@@ -1,0 +1,198 @@
+"""Running an experiment: plan the missing games, ship batches, store each finished batch.
+
+Batches grow adaptively (aiming at :data:`TARGET_TASK_SECONDS` per task from the seconds
+per game measured so far); since every game seeds from its own identity, batching never
+changes a result.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from evo_mastermind.codes import InvalidGameError
+from evo_mastermind.runner.config import ExperimentConfig
+from evo_mastermind.runner.executors import Executor
+from evo_mastermind.runner.plan import GameKey, Group, make_batch, plan_groups
+from evo_mastermind.runner.storage import ResultsDir
+from evo_mastermind.runner.worker import play_batch
+
+TARGET_TASK_SECONDS = 2.0
+FIRST_BATCH_GAMES = 8
+MAX_BATCH_GAMES = 5000
+GROWTH = 8  # a batch is at most this many times its group's previous one
+
+
+class RunnerError(InvalidGameError):
+    """A run that cannot start as asked (e.g. results already in the way)."""
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """What a call to :func:`run_experiment` did."""
+
+    played: int
+    already_done: int
+    seconds: float
+
+
+def manifest_of(config: ExperimentConfig) -> dict[str, Any]:
+    """The experiment record written beside the games."""
+    single = config.game[0] if len(config.game) == 1 else None
+    return {
+        "name": config.name,
+        "description": config.description,
+        "fingerprint": config.fingerprint(),
+        "pegs": single.pegs if single else None,
+        "colors": single.colors if single else None,
+        "sizes": [[size.pegs, size.colors] for size in config.game],
+        "secrets": [source.describe() for source in config.secrets],
+        "runs": config.runs,
+        "seed": config.seed,
+        "guess_limit": config.guess_limit,
+        "time_limit": config.time_limit,
+        "players": [entry.model_dump() for entry in config.entries()],
+        "compare_with": config.compare_with,
+        "alpha": config.statistics.alpha,
+        "test_on": config.statistics.test_on,
+        "holm": config.statistics.holm,
+    }
+
+
+def prepare(results: ResultsDir, config: ExperimentConfig, resume: bool, force: bool) -> None:
+    """Check the directory against the flags; clear it for ``force``.
+
+    Raises:
+        RunnerError: results are present without ``resume``/``force``, or were made by a
+            different config.
+    """
+    if force:
+        results.clear()
+        return
+    if not results.holds_results():
+        if not results.is_empty() and not resume:
+            raise RunnerError(
+                f"{results.path} is not empty; choose another --out directory or use --force"
+            )
+        return
+    if not resume:
+        raise RunnerError(
+            f"{results.path} already holds results; use --resume to finish that run "
+            "or --force to replace it"
+        )
+    recorded = (
+        results.read_manifest().get("fingerprint") if results.manifest_path.exists() else None
+    )
+    if recorded != config.fingerprint():
+        raise RunnerError(
+            f"{results.path} holds results of a different configuration (players, games, "
+            "runs, seed or limits changed); use --force to replace them"
+        )
+    results.remove_partial_shards()
+
+
+def run_experiment(
+    config: ExperimentConfig,
+    config_text: str,
+    out: Path,
+    executor: Executor,
+    resume: bool = False,
+    force: bool = False,
+    progress: bool = True,
+) -> RunOutcome:
+    """Play every game of ``config`` not yet stored in ``out``."""
+    started = time.perf_counter()
+    results = ResultsDir(out)
+    prepare(results, config, resume, force)
+    results.write_manifest(manifest_of(config), config_text)
+    done = results.done_keys()
+    todo = [
+        (group, [key for key in group.keys if key not in done]) for group in plan_groups(config)
+    ]
+    todo = [(group, keys) for group, keys in todo if keys]
+    total = sum(len(keys) for _, keys in todo)
+    bar = tqdm(
+        total=total,
+        unit="game",
+        desc=config.name,
+        file=sys.stderr,
+        disable=not progress,
+        smoothing=0.05,
+        dynamic_ncols=True,
+    )
+    try:
+        _play_all(config, results, executor, todo, bar)
+    finally:
+        bar.close()
+    return RunOutcome(total, len(done), time.perf_counter() - started)
+
+
+class _GroupQueue:
+    """The unplayed games of one group, cut into batches sized from measured speed."""
+
+    def __init__(self, group: Group, keys: list[GameKey], fixed: int | None) -> None:
+        self.group = group
+        self.keys = keys
+        self.position = 0
+        self.fixed = fixed
+        self.last_size = FIRST_BATCH_GAMES // 2
+        self.seconds_per_game: float | None = None
+
+    def remaining(self) -> int:
+        return len(self.keys) - self.position
+
+    def next_keys(self, workers: int) -> tuple[GameKey, ...]:
+        if self.fixed is not None:
+            size = self.fixed
+        elif self.seconds_per_game is None:
+            size = FIRST_BATCH_GAMES
+        else:
+            wanted = TARGET_TASK_SECONDS / max(self.seconds_per_game, 1e-6)
+            size = int(min(wanted, self.last_size * GROWTH, MAX_BATCH_GAMES))
+            # Leave enough batches that every worker stays busy to the end.
+            size = min(size, math.ceil(self.remaining() / workers))
+        size = max(1, size)
+        keys = tuple(self.keys[self.position : self.position + size])
+        self.position += len(keys)
+        self.last_size = len(keys)
+        return keys
+
+    def learn(self, rows: list[dict[str, Any]]) -> None:
+        measured = sum(row["seconds"] for row in rows) / max(1, len(rows))
+        previous = self.seconds_per_game
+        self.seconds_per_game = measured if previous is None else 0.5 * (previous + measured)
+
+
+def _play_all(
+    config: ExperimentConfig,
+    results: ResultsDir,
+    executor: Executor,
+    todo: list[tuple[Group, list[GameKey]]],
+    bar: tqdm[Any],
+) -> None:
+    queues = [_GroupQueue(group, keys, config.batch_games) for group, keys in todo]
+    in_flight_limit = 2 * executor.workers
+
+    def refill() -> None:
+        # Round-robin over groups so every player makes progress and caches warm early.
+        while executor.pending() < in_flight_limit:
+            open_queues = [q for q in queues if q.remaining()]
+            if not open_queues:
+                return
+            queue = min(open_queues, key=lambda q: q.position / len(q.keys))
+            keys = queue.next_keys(executor.workers)
+            executor.submit(play_batch, make_batch(config, queue.group, keys), queue)
+
+    refill()
+    while executor.pending():
+        queue, rows = executor.next_done()
+        results.write_shard(rows)
+        queue.learn(rows)
+        bar.update(len(rows))
+        refill()

@@ -1,0 +1,67 @@
+"""What a worker does with a batch: build (or reuse) the player, play each game, return rows.
+
+Player objects are kept per process and reused across batches, so whatever a player caches
+from histories (the one-ply position tree) is built once per worker, not once per batch.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from evo_mastermind.codes import CodeSpace
+from evo_mastermind.game import Codemaker, play_game
+from evo_mastermind.players import Player, make_player
+from evo_mastermind.runner.plan import Batch
+from evo_mastermind.seeding import game_rng
+
+Row = dict[str, Any]
+
+_players: dict[tuple[str, str, int, int], Player] = {}
+_PLAYER_CACHE_LIMIT = 32
+
+
+def _player_for(batch: Batch) -> Player:
+    key = (batch.player, batch.params_json, batch.pegs, batch.colors)
+    player = _players.get(key)
+    if player is None:
+        if len(_players) >= _PLAYER_CACHE_LIMIT:
+            _players.clear()  # bound memory in long-lived Dask workers
+        space = CodeSpace(batch.pegs, batch.colors)
+        player = make_player(batch.player, space, json.loads(batch.params_json))
+        _players[key] = player
+    return player
+
+
+def play_batch(batch: Batch) -> list[Row]:
+    """Play every game of the batch; one row per game (the games-table schema)."""
+    player = _player_for(batch)
+    space = player.space
+    rows = []
+    for key in batch.keys:
+        rng = game_rng(batch.root_seed, key.label, key.run, key.secret, key.colors, key.occurrence)
+        result = play_game(
+            player,
+            Codemaker(space, key.secret),
+            rng,
+            guess_limit=batch.guess_limit,
+            time_limit=batch.time_limit,
+        )
+        stats = result.stats
+        rows.append(
+            {
+                **key._asdict(),
+                "player": batch.player,
+                "params": batch.params_json,
+                "n_guesses": result.n_guesses,
+                "solved": result.solved,
+                "outcome": result.outcome,
+                "moves": [move.guess for move in result.moves],
+                "evaluations": stats.evaluations,
+                "distinct_codes": stats.distinct_codes,
+                "capped_guesses": stats.capped_guesses,
+                "seconds": result.seconds,
+                "player_seconds": result.player_seconds,
+            }
+        )
+    return rows
