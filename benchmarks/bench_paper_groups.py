@@ -98,7 +98,9 @@ def play(seed: int) -> pd.DataFrame:
         for run in range(RUNS):
             for secret in texts:
                 game = play_game(
-                    player, Codemaker(SPACE, secret), game_rng(seed, label, run, secret)
+                    player,
+                    Codemaker(SPACE, secret),
+                    game_rng(seed, label, run, secret, SPACE.colors),
                 )
                 rows.append(
                     {
