@@ -1,0 +1,111 @@
+"""Published tables (CSV under ``experiments/``) and how a reproduction compares with them.
+
+A published table has one row per strategy: ``label, section, min, mean, median, max, sd,
+max_guesses`` (the paper's statistics over 10 run means; ``max_guesses`` may be empty).
+A reproduced row is *inside* when its mean of run means, rounded to the published
+precision, lies within the published [min, max] of run means.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from evo_mastermind.analysis.results import AnalysisError, require_columns
+
+PUBLISHED_COLUMNS = ("label", "section", "min", "mean", "median", "max", "sd", "max_guesses")
+"""Columns of a published-table CSV."""
+
+COMPARISON_COLUMNS = (
+    "player",
+    "mean",
+    "published_mean",
+    "published_min",
+    "published_max",
+    "published_max_guesses",
+    "verdict",
+)
+"""Columns of :func:`compare_with_published`."""
+
+PUBLISHED_DECIMALS = 3
+"""Seed 002 prints its statistics to three decimals."""
+
+INSIDE = "inside the published range"
+BELOW = "outside: below the published range"
+ABOVE = "outside: above the published range"
+UNPUBLISHED = "no published row"
+
+
+def load_published(path: Path | str) -> pd.DataFrame:
+    """Read a published table, checking its columns and that its figures are consistent.
+
+    Raises:
+        AnalysisError: a missing file or column, a repeated label, or a row whose mean or
+            median is outside its own min..max.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise AnalysisError(f"no published table at {path}")
+    table = pd.read_csv(path, dtype={"label": str, "section": str}, keep_default_na=False)
+    require_columns(table, PUBLISHED_COLUMNS, what=f"published ({path.name})")
+    for column in ("min", "mean", "median", "max", "sd", "max_guesses"):
+        table[column] = pd.to_numeric(table[column].replace("", np.nan), errors="raise")
+    repeated = sorted(set(table["label"][table["label"].duplicated()]))
+    if repeated:
+        raise AnalysisError(f"{path.name}: label {repeated[0]!r} appears more than once")
+    bad = table[
+        (table["min"] > table["mean"])
+        | (table["mean"] > table["max"])
+        | (table["min"] > table["median"])
+        | (table["median"] > table["max"])
+    ]
+    if not bad.empty:
+        raise AnalysisError(
+            f"{path.name}: row {bad['label'].iloc[0]!r} has a mean or median outside min..max"
+        )
+    return table
+
+
+def verdict(mean: float, low: float, high: float, decimals: int = PUBLISHED_DECIMALS) -> str:
+    """Whether a reproduced mean (rounded as published) lies in the published [low, high]."""
+    shown = round(mean, decimals)
+    if shown < low:
+        return BELOW
+    if shown > high:
+        return ABOVE
+    return INSIDE
+
+
+def compare_with_published(summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
+    """Each summary row beside the published row of the same label, with a verdict.
+
+    Args:
+        summary: a table from :func:`~evo_mastermind.analysis.summary.summary_table`
+            (``player`` and ``mean`` are used).
+        published: a table from :func:`load_published`.
+
+    Returns:
+        Columns :data:`COMPARISON_COLUMNS`, in the summary's order; rows with no published
+        counterpart have NaN figures and the verdict :data:`UNPUBLISHED`.
+    """
+    require_columns(summary, ("player", "mean"), what="summary")
+    reference = published.set_index("label")
+    rows = []
+    for player, mean in zip(summary["player"], summary["mean"], strict=True):
+        if player in reference.index:
+            row = reference.loc[player]
+            low, high = float(row["min"]), float(row["max"])
+            figures = (float(row["mean"]), low, high, float(row["max_guesses"]))
+            rows.append((player, float(mean), *figures, verdict(float(mean), low, high)))
+        else:
+            nan = float("nan")
+            rows.append((player, float(mean), nan, nan, nan, nan, UNPUBLISHED))
+    return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
+
+
+def unreproduced(summary: pd.DataFrame, published: pd.DataFrame) -> list[str]:
+    """Published labels with no row in the summary (strategies not run)."""
+    played = set(summary["player"])
+    return [label for label in published["label"] if label not in played]

@@ -1,0 +1,252 @@
+"""The Markdown report of an experiment: the paper's table, groups, and the published figures.
+
+:func:`write_report` is the entry point for a results directory: it writes
+``summary.csv``, ``wilcoxon.csv`` (every tested pair), ``by_size.csv`` (only when several
+game sizes or secret sources were played) and ``report.md``, and returns the Markdown.
+:func:`build_report` does the same work on DataFrames without touching the disk.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from evo_mastermind.analysis.published import (
+    INSIDE,
+    UNPUBLISHED,
+    compare_with_published,
+    load_published,
+    unreproduced,
+)
+from evo_mastermind.analysis.results import (
+    blocks,
+    find_project_root,
+    load_experiment,
+    load_games,
+    size_text,
+)
+from evo_mastermind.analysis.stats import (
+    GroupRule,
+    TestOn,
+    compact_letters,
+    group_exceptions,
+    pairwise_tests,
+    paper_groups,
+    significant_pairs,
+)
+from evo_mastermind.analysis.summary import grouped_summary, summary_table
+
+SEPARATOR = "───"
+
+
+@dataclass(frozen=True)
+class Report:
+    """A finished report and the tables behind it."""
+
+    markdown: str
+    summary: pd.DataFrame
+    tests: pd.DataFrame
+    by_size: pd.DataFrame | None
+    """Per label and block figures, when more than one block was played."""
+
+
+def _number(value: float, decimals: int = 3) -> str:
+    return "" if math.isnan(value) else f"{value:.{decimals}f}"
+
+
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _frame_lines(frame: pd.DataFrame) -> list[str]:
+    """Any table as Markdown, floats to three decimals."""
+    lines = [_row([str(c) for c in frame.columns]), _row(["---"] * len(frame.columns))]
+    for values in frame.itertuples(index=False):
+        lines.append(_row([_number(v) if isinstance(v, float) else str(v) for v in values]))
+    return lines
+
+
+def _table_lines(
+    summary: pd.DataFrame,
+    groups: list[list[str]],
+    letters: dict[str, str],
+    comparison: pd.DataFrame | None,
+) -> list[str]:
+    """The paper's table with group separators, letters and, if given, the published figures."""
+    header = ["Strategy", "runs", "min", "mean", "median", "max", "st.dev.", "max guesses"]
+    header += ["letters"]
+    if comparison is not None:
+        header += ["published mean", "published range", "verdict"]
+    lines = [_row(header), _row(["---"] * len(header))]
+    rows = {str(row["player"]): row for row in summary.to_dict("records")}
+    published = (
+        {str(row["player"]): row for row in comparison.to_dict("records")}
+        if comparison is not None
+        else None
+    )
+    for index, group in enumerate(groups):
+        if index:
+            lines.append(_row([SEPARATOR] * len(header)))
+        for label in group:
+            row = rows[label]
+            cells = [label, str(int(row["runs"]))]
+            cells += [_number(float(row[c])) for c in ("min", "mean", "median", "max", "sd")]
+            cells += [str(int(row["max_guesses"])), letters[label]]
+            if published is not None:
+                match = published[label]
+                cells += [
+                    _number(float(match["published_mean"])),
+                    ""
+                    if match["verdict"] == UNPUBLISHED
+                    else f"{match['published_min']:.3f}–{match['published_max']:.3f}",
+                    str(match["verdict"]),
+                ]
+            lines.append(_row(cells))
+    return lines
+
+
+def _comparison_lines(comparison: pd.DataFrame, missing: list[str], source: str) -> list[str]:
+    """Plain sentences on the rows outside the published range, and on unmatched rows."""
+    lines = [f"Compared with the published table `{source}`:", ""]
+    outside = comparison[~comparison["verdict"].isin([INSIDE, UNPUBLISHED])]
+    for row in outside.itertuples():
+        side = "below" if "below" in str(row.verdict) else "above"
+        lines.append(
+            f"- **{row.player}** is outside the published range: mean {row.mean:.3f} is "
+            f"{side} {row.published_min:.3f}–{row.published_max:.3f} "
+            f"(published mean {row.published_mean:.3f})."
+        )
+    if outside.empty and (comparison["verdict"] == INSIDE).any():
+        lines.append("- Every reproduced row is inside the published range of run means.")
+    unmatched = comparison.loc[comparison["verdict"] == UNPUBLISHED, "player"].tolist()
+    if unmatched:
+        lines.append(f"- Not in the published table: {', '.join(unmatched)}.")
+    if missing:
+        lines.append(f"- Published but not played here: {', '.join(missing)}.")
+    return lines
+
+
+def _method_text(on: TestOn, alpha: float, holm: bool, rule: GroupRule) -> str:
+    values = "per-game guess counts" if on == "games" else "per-run mean guesses"
+    correction = "Holm's correction over the pairs" if holm else "no multiple-test correction"
+    lines = {
+        "clique": "a line opens a new group at the first row that differs from any row above "
+        "it in its group",
+        "chain": "a line separates neighbouring rows that differ",
+    }[rule]
+    return (
+        f"Tests: two-sided Mann–Whitney U (Wilcoxon rank-sum), tie- and continuity-corrected, "
+        f"on the {values}, α = {alpha:g}, {correction}. Rows are ranked by mean; {lines} "
+        f"(`{SEPARATOR}`); rows sharing a letter are not significantly different."
+    )
+
+
+def _block_lines(
+    block: pd.DataFrame,
+    summary: pd.DataFrame,
+    tests: pd.DataFrame,
+    published: pd.DataFrame | None,
+    published_source: str,
+    rule: GroupRule,
+) -> list[str]:
+    """One block's paper table, group notes and published comparison."""
+    ranked = summary["player"].tolist()
+    different = significant_pairs(tests)
+    groups = paper_groups(ranked, different, rule)
+    comparison = compare_with_published(summary, published) if published is not None else None
+    runs = "/".join(str(runs) for runs in sorted(set(summary["runs"])))
+    lines = [
+        f"{block['label'].nunique()} players, {len(block)} games, {runs} runs each, "
+        f"secrets: {block['secrets'].iloc[0]}.",
+        "",
+        *_table_lines(summary, groups, compact_letters(ranked, different), comparison),
+        "",
+    ]
+    notes = group_exceptions(groups, different)
+    lines += [f"- {note}." for note in notes] or ["- The lines agree with every pairwise test."]
+    if comparison is not None and published is not None:
+        missing = unreproduced(summary, published)
+        lines += ["", *_comparison_lines(comparison, missing, published_source)]
+    return [*lines, ""]
+
+
+def build_report(
+    games: pd.DataFrame,
+    experiment: dict[str, Any],
+    published: pd.DataFrame | None = None,
+    published_source: str = "published table",
+    rule: GroupRule = "clique",
+) -> Report:
+    """The report of a games table, with the tests set by ``experiment``.
+
+    Args:
+        games: a games table.
+        experiment: the experiment record: ``name``, and optionally ``test_on``
+            (``games``), ``alpha`` (0.05), ``holm`` (false), ``players`` (config order).
+        published: a published table to compare with (from :func:`load_published`).
+        published_source: how the report names the published table.
+        rule: where group separators go (see :func:`~evo_mastermind.analysis.stats.paper_groups`).
+    """
+    on: TestOn = experiment.get("test_on") or "games"
+    alpha = float(experiment.get("alpha") or 0.05)
+    holm = bool(experiment.get("holm") or False)
+    summary = summary_table(games, experiment)
+    tests = pairwise_tests(games, on=on, holm=holm, alpha=alpha, experiment=experiment)
+    game_blocks = blocks(games)
+    lines = [
+        f"# {experiment['name']}: {size_text(games)}",
+        "",
+        _method_text(on, alpha, holm, rule),
+        "",
+    ]
+    for (pegs, colors, secrets), block in game_blocks:
+        if len(game_blocks) > 1:
+            lines += [f"## ({pegs},{colors}), secrets: {secrets}", ""]
+        lines += _block_lines(
+            block,
+            _in_block(summary, pegs, colors, secrets),
+            _in_block(tests, pegs, colors, secrets),
+            published,
+            published_source,
+            rule,
+        )
+    by_size = grouped_summary(games, experiment) if len(game_blocks) > 1 else None
+    if by_size is not None:
+        lines += ["## By game size", "", *_frame_lines(by_size), ""]
+    return Report("\n".join(lines), summary, tests, by_size)
+
+
+def _in_block(table: pd.DataFrame, pegs: int, colors: int, secrets: str) -> pd.DataFrame:
+    chosen = (table["pegs"] == pegs) & (table["colors"] == colors) & (table["secrets"] == secrets)
+    return table[chosen]
+
+
+def write_report(results_dir: Path | str, rule: GroupRule = "clique") -> str:
+    """Analyse a results directory: write its summary, tests and report; return the Markdown.
+
+    ``compare_with`` in ``experiment.json`` is a path relative to the project root, the
+    nearest folder above ``results_dir`` holding ``pyproject.toml`` (else the cwd).
+
+    Raises:
+        AnalysisError: no games, no experiment record, or a missing published table.
+    """
+    results_dir = Path(results_dir)
+    games = load_games(results_dir)
+    experiment = load_experiment(results_dir)
+    published = None
+    source = experiment.get("compare_with")
+    if source:
+        published = load_published(find_project_root(results_dir) / source)
+    report = build_report(games, experiment, published, str(source), rule)
+    report.summary.to_csv(results_dir / "summary.csv", index=False)
+    report.tests.to_csv(results_dir / "wilcoxon.csv", index=False)
+    if report.by_size is not None:
+        report.by_size.to_csv(results_dir / "by_size.csv", index=False)
+    else:  # a by-size table left by an earlier, multi-size analysis would mislead
+        (results_dir / "by_size.csv").unlink(missing_ok=True)
+    (results_dir / "report.md").write_text(report.markdown)
+    return report.markdown

@@ -1,0 +1,127 @@
+"""Reading a results directory: the games table, the experiment record, and their checks.
+
+A results directory holds ``games/part-*.parquet`` (one row per game) and
+``experiment.json`` (the experiment's name, game size, players, seed and analysis options).
+Everything in :mod:`evo_mastermind.analysis` works on the games table as a pandas
+DataFrame; this module is the one place that reads it from disk.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, cast
+
+import pandas as pd
+
+from evo_mastermind.codes import InvalidGameError
+
+GAME_COLUMNS = (
+    "label",
+    "player",
+    "params",
+    "run",
+    "secret",
+    "pegs",
+    "colors",
+    "secrets",
+    "n_guesses",
+    "solved",
+    "outcome",
+    "moves",
+    "evaluations",
+    "distinct_codes",
+    "capped_guesses",
+    "seconds",
+    "player_seconds",
+)
+"""Every column of a games table, in the runner's order."""
+
+BLOCK_COLUMNS = ("pegs", "colors", "secrets")
+"""A block of games played under the same conditions: players are compared within one."""
+
+
+class AnalysisError(InvalidGameError):
+    """Data that cannot be analysed as asked (missing columns, no games, a plot that cannot be)."""
+
+
+def require_columns(
+    table: pd.DataFrame, columns: Iterable[str], what: str = "games", allow_empty: bool = False
+) -> None:
+    """Raise :class:`AnalysisError` naming the columns ``table`` lacks.
+
+    Raises:
+        AnalysisError: a column is missing, or the table has no rows (unless allowed).
+    """
+    missing = [column for column in columns if column not in table.columns]
+    if missing:
+        raise AnalysisError(f"the {what} table has no column {', '.join(map(repr, missing))}")
+    if table.empty and not allow_empty:
+        raise AnalysisError(f"the {what} table has no rows")
+
+
+def load_games(results_dir: Path | str) -> pd.DataFrame:
+    """Read every shard of ``results_dir/games`` into one games table.
+
+    Raises:
+        AnalysisError: no ``games`` directory, or its shards lack a contract column.
+    """
+    games_dir = Path(results_dir) / "games"
+    if not games_dir.is_dir() or not any(games_dir.glob("*.parquet")):
+        raise AnalysisError(f"no games found: {games_dir} has no Parquet shards")
+    games = pd.read_parquet(games_dir)
+    require_columns(games, GAME_COLUMNS)
+    return games
+
+
+def load_experiment(results_dir: Path | str) -> dict[str, Any]:
+    """Read ``results_dir/experiment.json``.
+
+    Raises:
+        AnalysisError: the file is missing, is not a JSON object, or has no ``name``.
+    """
+    path = Path(results_dir) / "experiment.json"
+    if not path.is_file():
+        raise AnalysisError(f"no experiment record: {path} does not exist")
+    try:
+        record = json.loads(path.read_text())
+    except json.JSONDecodeError as error:
+        raise AnalysisError(f"{path} is not valid JSON: {error}") from None
+    if not isinstance(record, dict) or "name" not in record:
+        raise AnalysisError(f"{path} must be a JSON object with a 'name'")
+    return record
+
+
+def blocks(games: pd.DataFrame) -> list[tuple[tuple[int, int, str], pd.DataFrame]]:
+    """The games split by (pegs, colors, secrets), in sorted order."""
+    require_columns(games, BLOCK_COLUMNS)
+    split = []
+    for key, block in games.groupby(list(BLOCK_COLUMNS), sort=True):
+        pegs, colors, secrets = cast(tuple[int, int, str], key)
+        split.append(((int(pegs), int(colors), str(secrets)), block))
+    return split
+
+
+def label_order(games: pd.DataFrame, experiment: dict[str, Any] | None = None) -> list[str]:
+    """Labels in config order (from ``experiment``'s players), then any others as first seen."""
+    configured = [str(p["label"]) for p in (experiment or {}).get("players") or []]
+    present = list(dict.fromkeys(games["label"].astype(str)))
+    return [label for label in configured if label in present] + [
+        label for label in present if label not in configured
+    ]
+
+
+def size_text(games: pd.DataFrame) -> str:
+    """The game size for titles: ``(4,6)``, or the sizes played, e.g. ``(4,6), (5,8)``."""
+    sizes = sorted({(int(p), int(c)) for p, c in zip(games["pegs"], games["colors"], strict=True)})
+    return ", ".join(f"({pegs},{colors})" for pegs, colors in sizes)
+
+
+def find_project_root(start: Path | str) -> Path:
+    """The nearest folder at or above ``start`` holding ``pyproject.toml``, else the cwd."""
+    here = Path(start).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "pyproject.toml").is_file():
+            return folder
+    return Path.cwd()

@@ -1,0 +1,255 @@
+"""Pairwise rank-sum tests between players, the paper's groups and a compact letter display.
+
+Every pair of players in a block (same pegs, colors and secrets) is compared with the
+two-sided Mann–Whitney U test (the Wilcoxon rank-sum test) with tie correction and
+continuity correction, on the per-game guess counts or on the per-run means. With 10 runs
+the normal approximation is also what Matlab's ``ranksum`` (the paper's tool) uses.
+
+Players ranked by mean are then shown two ways:
+
+* **Separators**, as seed 002 draws them. "Indistinguishable" is not transitive, so the
+  rule matters. The default ``clique`` rule walks down the ranking and opens a new group
+  (draws a line) at the first row that differs significantly from *any* row of the current
+  group: every group is then a set of mutually indistinguishable players. The ``chain``
+  rule draws a line only between neighbours that differ. Either way, the pairs the lines
+  misrepresent are listed by :func:`group_exceptions`, as the paper does in its captions
+  (Table 4's and Table 5's notes fit the clique rule, Table 6's the chain rule).
+* **Letters** (a compact letter display): players sharing a letter are not significantly
+  different, built with the insert-and-absorb algorithm (Piepho 2004).
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+from scipy.stats import mannwhitneyu
+
+from evo_mastermind.analysis.results import (
+    BLOCK_COLUMNS,
+    AnalysisError,
+    blocks,
+    label_order,
+    require_columns,
+)
+from evo_mastermind.analysis.summary import run_means
+
+TestOn = Literal["games", "runs"]
+GroupRule = Literal["clique", "chain"]
+Pair = frozenset[str]
+
+TEST_COLUMNS = (
+    *BLOCK_COLUMNS,
+    "a",
+    "b",
+    "n_a",
+    "n_b",
+    "mean_a",
+    "mean_b",
+    "statistic",
+    "p",
+    "p_adjusted",
+    "significant",
+)
+"""Columns of :func:`pairwise_tests`: one row per pair of labels within a block."""
+
+LETTERS = string.ascii_lowercase + string.ascii_uppercase
+
+
+def rank_sum_test(first: npt.ArrayLike, second: npt.ArrayLike) -> tuple[float, float]:
+    """Two-sided Mann–Whitney U with tie and continuity correction: (U of ``first``, p).
+
+    Raises:
+        AnalysisError: a sample is empty.
+    """
+    if np.size(first) == 0 or np.size(second) == 0:
+        raise AnalysisError("a rank-sum test needs at least one value in each sample")
+    result = mannwhitneyu(
+        first, second, alternative="two-sided", use_continuity=True, method="asymptotic"
+    )
+    return float(result.statistic), float(result.pvalue)
+
+
+def holm_adjust(p_values: Sequence[float]) -> npt.NDArray[np.float64]:
+    """Holm's step-down adjusted p-values, in the order given (reject where <= alpha)."""
+    p = np.asarray(p_values, dtype=float)
+    order = np.argsort(p, kind="stable")
+    factors = p.size - np.arange(p.size)
+    stepped = np.minimum(1.0, np.maximum.accumulate(p[order] * factors))
+    adjusted = np.empty_like(p)
+    adjusted[order] = stepped
+    return adjusted
+
+
+def compared_values(block: pd.DataFrame, on: TestOn) -> dict[str, npt.NDArray[np.float64]]:
+    """The values each label contributes to the tests: its games' guesses or its run means.
+
+    Raises:
+        AnalysisError: ``on`` is neither ``games`` nor ``runs``.
+    """
+    if on == "games":
+        return {
+            str(label): played["n_guesses"].to_numpy(dtype=float)
+            for label, played in block.groupby("label", sort=False)
+        }
+    if on == "runs":
+        means = run_means(block)
+        return {
+            str(label): runs["mean_guesses"].to_numpy(dtype=float)
+            for label, runs in means.groupby("label", sort=False)
+        }
+    raise AnalysisError(f"test_on must be 'games' or 'runs', got {on!r}")
+
+
+def pairwise_tests(
+    games: pd.DataFrame,
+    on: TestOn = "games",
+    holm: bool = False,
+    alpha: float = 0.05,
+    experiment: dict[str, Any] | None = None,
+) -> pd.DataFrame:
+    """Every pair of labels within each block, tested; columns :data:`TEST_COLUMNS`.
+
+    Args:
+        games: a games table.
+        on: test the per-game guess counts (``games``) or the per-run means (``runs``).
+        holm: adjust p-values with Holm's method over the pairs of each block.
+        alpha: the significance level ``p_adjusted`` is compared with.
+        experiment: the experiment record; pairs follow its players' order.
+
+    Raises:
+        AnalysisError: a bad ``on`` or ``alpha``, or a table without the needed columns.
+    """
+    if not 0 < alpha < 1:
+        raise AnalysisError(f"alpha must be between 0 and 1, got {alpha}")
+    require_columns(games, ("label", "run", "n_guesses"))
+    order = label_order(games, experiment)
+    rows: list[dict[str, Any]] = []
+    for (pegs, colors, secrets), block in blocks(games):
+        values = compared_values(block, on)
+        labels = [label for label in order if label in values]
+        block_rows: list[dict[str, Any]] = []
+        for i, first in enumerate(labels):
+            for second in labels[i + 1 :]:
+                statistic, p = rank_sum_test(values[first], values[second])
+                block_rows.append(
+                    {
+                        "pegs": pegs,
+                        "colors": colors,
+                        "secrets": secrets,
+                        "a": first,
+                        "b": second,
+                        "n_a": values[first].size,
+                        "n_b": values[second].size,
+                        "mean_a": float(values[first].mean()),
+                        "mean_b": float(values[second].mean()),
+                        "statistic": statistic,
+                        "p": p,
+                    }
+                )
+        p_values = [row["p"] for row in block_rows]
+        adjusted = holm_adjust(p_values) if holm else np.asarray(p_values, dtype=float)
+        for row, p_adjusted in zip(block_rows, adjusted, strict=True):
+            row["p_adjusted"] = float(p_adjusted)
+            row["significant"] = bool(p_adjusted <= alpha)
+        rows.extend(block_rows)
+    return pd.DataFrame(rows, columns=list(TEST_COLUMNS))
+
+
+def significant_pairs(tests: pd.DataFrame) -> set[Pair]:
+    """The pairs of labels a test table marks as significantly different."""
+    require_columns(tests, ("a", "b", "significant"), what="tests", allow_empty=True)
+    chosen = tests[tests["significant"].astype(bool)]
+    return {frozenset((str(a), str(b))) for a, b in zip(chosen["a"], chosen["b"], strict=True)}
+
+
+def paper_groups(
+    ranked: Sequence[str], different: Iterable[Pair], rule: GroupRule = "clique"
+) -> list[list[str]]:
+    """Split labels ranked best first into groups separated by the paper's lines.
+
+    Args:
+        ranked: labels, best (lowest mean) first.
+        different: pairs of labels that differ significantly.
+        rule: ``clique`` (a new group at the first row differing from any row of the
+            current group) or ``chain`` (a line between neighbours that differ).
+
+    Raises:
+        AnalysisError: an unknown rule.
+    """
+    if rule not in ("clique", "chain"):
+        raise AnalysisError(f"group rule must be 'clique' or 'chain', got {rule!r}")
+    differ = set(different)
+    groups: list[list[str]] = []
+    for label in ranked:
+        current = groups[-1] if groups else []
+        compared = current if rule == "clique" else current[-1:]
+        if current and not any(frozenset((label, other)) in differ for other in compared):
+            current.append(label)
+        else:
+            groups.append([label])
+    return groups
+
+
+def group_exceptions(groups: Sequence[Sequence[str]], different: Iterable[Pair]) -> list[str]:
+    """The pairs the separators misrepresent, as sentences (the paper's caption notes).
+
+    A pair in one group that differs significantly, or a pair split by a line that does not.
+    """
+    differ = set(different)
+    group_of = {label: index for index, group in enumerate(groups) for label in group}
+    ranked = [label for group in groups for label in group]
+    notes = []
+    for i, first in enumerate(ranked):
+        for second in ranked[i + 1 :]:
+            together = group_of[first] == group_of[second]
+            differs = frozenset((first, second)) in differ
+            if together and differs:
+                notes.append(f"{first} and {second} differ significantly, though in one group")
+            elif not together and not differs:
+                notes.append(
+                    f"{first} and {second} are not significantly different, though a line "
+                    "separates them"
+                )
+    return notes
+
+
+def _letter(index: int) -> str:
+    """The ``index``-th letter: a..z, A..Z, then the same with primes."""
+    return LETTERS[index % len(LETTERS)] + "'" * (index // len(LETTERS))
+
+
+def compact_letters(ranked: Sequence[str], different: Iterable[Pair]) -> dict[str, str]:
+    """A compact letter display by insert-and-absorb: labels sharing a letter do not differ.
+
+    Args:
+        ranked: labels, best first; letters are given in this order (the best gets ``a``).
+        different: pairs of labels that differ significantly.
+    """
+    rank = {label: index for index, label in enumerate(ranked)}
+    columns: list[frozenset[str]] = [frozenset(ranked)]
+    pairs = sorted(
+        (tuple(sorted(pair, key=rank.__getitem__)) for pair in different if pair <= set(rank)),
+        key=lambda pair: (rank[pair[0]], rank[pair[1]]),
+    )
+    for first, second in pairs:
+        split: list[frozenset[str]] = []
+        for column in columns:
+            if first in column and second in column:
+                # Insert: the column splits into one without each member of the pair.
+                split.extend((column - {second}, column - {first}))
+            else:
+                split.append(column)
+        # Absorb: a column inside another adds no information.
+        unique = list(dict.fromkeys(split))
+        columns = [c for c in unique if not any(c < other for other in unique)]
+    columns.sort(key=lambda column: sorted(rank[label] for label in column))
+    letters = {label: "" for label in ranked}
+    for index, column in enumerate(columns):
+        for label in sorted(column, key=rank.__getitem__):
+            letters[label] += _letter(index)
+    return letters

@@ -1,0 +1,135 @@
+"""Summary tables from a games table: the paper's per-player format and a per-size form.
+
+The paper's format (seed 002, Tables 2-6) takes each run's mean guesses and reports the
+min, mean, median, max and standard deviation of those run means, with the most guesses
+any single game needed. Every figure counts all games, solved or not: an unsolved game
+counts the guesses it played before its limit stopped it (the win rate says how many).
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import pandas as pd
+
+from evo_mastermind.analysis.results import BLOCK_COLUMNS, blocks, label_order, require_columns
+
+SUMMARY_COLUMNS = ("player", "runs", "min", "mean", "median", "max", "sd", "max_guesses")
+"""The paper's columns, first in every summary table (``player`` holds the entry's label)."""
+
+EXTRA_COLUMNS = (
+    *BLOCK_COLUMNS,
+    "games",
+    "win_rate",
+    "mean_evaluations",
+    "mean_seconds",
+    "mean_player_seconds",
+)
+"""Columns after the paper's: the block the row belongs to and per-game averages."""
+
+GROUPED_COLUMNS = (
+    "label",
+    *BLOCK_COLUMNS,
+    "games",
+    "mean_guesses",
+    "win_rate",
+    "mean_seconds",
+    "mean_evaluations",
+    "max_guesses",
+)
+"""Columns of :func:`grouped_summary`."""
+
+
+def run_means(games: pd.DataFrame) -> pd.DataFrame:
+    """Mean guesses of every (label, block, run).
+
+    Returns:
+        Columns label, pegs, colors, secrets, run, games (played in the run), mean_guesses.
+    """
+    require_columns(games, ("label", "run", "n_guesses", *BLOCK_COLUMNS))
+    keys = ["label", *BLOCK_COLUMNS, "run"]
+    grouped = games.groupby(keys, sort=True)["n_guesses"]
+    means = grouped.agg(games="size", mean_guesses="mean").reset_index()
+    means["mean_guesses"] = means["mean_guesses"].astype(float)
+    return means
+
+
+def _mean_or_nan(values: pd.Series) -> float:
+    """The mean of the values present (nullable columns), NaN when none is."""
+    present = pd.to_numeric(values, errors="coerce").dropna()
+    return float(present.mean()) if len(present) else float("nan")
+
+
+def summary_table(games: pd.DataFrame, experiment: dict[str, Any] | None = None) -> pd.DataFrame:
+    """The paper's table: one row per label and block, ranked by mean within each block.
+
+    Args:
+        games: a games table (see :mod:`evo_mastermind.analysis.results`).
+        experiment: the experiment record; its players' order breaks ties in the ranking.
+
+    Returns:
+        Columns :data:`SUMMARY_COLUMNS` then :data:`EXTRA_COLUMNS`. ``sd`` is the sample
+        standard deviation (n - 1) of the run means, NaN with a single run.
+    """
+    needed = ("label", "run", "n_guesses", "solved", "evaluations", "seconds", "player_seconds")
+    require_columns(games, needed)
+    order = {label: rank for rank, label in enumerate(label_order(games, experiment))}
+    rows: list[dict[str, Any]] = []
+    for (pegs, colors, secrets), block in blocks(games):
+        per_run = run_means(block)
+        for label, played in block.groupby("label", sort=False):
+            means = per_run.loc[per_run["label"] == label, "mean_guesses"]
+            rows.append(
+                {
+                    "player": str(label),
+                    "runs": int(means.size),
+                    "min": float(means.min()),
+                    "mean": float(means.mean()),
+                    "median": float(means.median()),
+                    "max": float(means.max()),
+                    "sd": float(means.std(ddof=1)) if means.size > 1 else float("nan"),
+                    "max_guesses": int(played["n_guesses"].max()),
+                    "pegs": pegs,
+                    "colors": colors,
+                    "secrets": secrets,
+                    "games": len(played),
+                    "win_rate": float(played["solved"].astype(bool).mean()),
+                    "mean_evaluations": _mean_or_nan(played["evaluations"]),
+                    "mean_seconds": float(played["seconds"].mean()),
+                    "mean_player_seconds": float(played["player_seconds"].mean()),
+                    "_order": order[str(label)],
+                }
+            )
+    table = pd.DataFrame(rows).sort_values([*BLOCK_COLUMNS, "mean", "_order"], kind="stable")
+    return table.drop(columns="_order").reset_index(drop=True)[[*SUMMARY_COLUMNS, *EXTRA_COLUMNS]]
+
+
+def grouped_summary(games: pd.DataFrame, experiment: dict[str, Any] | None = None) -> pd.DataFrame:
+    """Per label × pegs × colors × secrets figures, for scaling studies and tournaments.
+
+    Columns :data:`GROUPED_COLUMNS`: games, mean guesses, win rate, mean seconds, mean
+    evaluations (NaN where not counted) and max guesses. Rows follow the config order of
+    labels, then game size.
+    """
+    require_columns(games, ("label", "n_guesses", "solved", "seconds", "evaluations"))
+    order = {label: rank for rank, label in enumerate(label_order(games, experiment))}
+    rows: list[dict[str, Any]] = []
+    for key, played in games.groupby(["label", *BLOCK_COLUMNS], sort=False):
+        label, pegs, colors, secrets = cast(tuple[str, int, int, str], key)
+        rows.append(
+            {
+                "label": str(label),
+                "pegs": int(pegs),
+                "colors": int(colors),
+                "secrets": str(secrets),
+                "games": len(played),
+                "mean_guesses": float(played["n_guesses"].mean()),
+                "win_rate": float(played["solved"].astype(bool).mean()),
+                "mean_seconds": float(played["seconds"].mean()),
+                "mean_evaluations": _mean_or_nan(played["evaluations"]),
+                "max_guesses": int(played["n_guesses"].max()),
+                "_order": order[str(label)],
+            }
+        )
+    table = pd.DataFrame(rows).sort_values(["_order", *BLOCK_COLUMNS], kind="stable")
+    return table.drop(columns="_order").reset_index(drop=True)[list(GROUPED_COLUMNS)]

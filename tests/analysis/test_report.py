@@ -1,0 +1,133 @@
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from evo_mastermind.analysis.published import load_published
+from evo_mastermind.analysis.report import SEPARATOR, build_report, write_report
+from evo_mastermind.analysis.results import AnalysisError
+from evo_mastermind.analysis.summary import SUMMARY_COLUMNS
+from tests.analysis.synthetic import (
+    STRONG,
+    WEAK,
+    experiment_record,
+    fixed_games,
+    make_games,
+    write_results,
+)
+
+TABLE2 = Path(__file__).resolve().parents[2] / "experiments" / "seed002_table2.csv"
+# Guess counts whose run means sit inside (Entropy) and above (Random) Table 2's ranges.
+INSIDE_ENTROPY = [[4] * 600 + [5] * 400] * 2  # mean 4.400
+ABOVE_RANDOM = [[4] * 300 + [5] * 700] * 2  # mean 4.700
+
+
+def table_rows(markdown: str) -> list[list[str]]:
+    lines = [line for line in markdown.splitlines() if line.startswith("| ")]
+    return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[2:]]
+
+
+def test_report_has_the_paper_table_groups_letters_and_verdicts() -> None:
+    games = fixed_games(
+        {"Random": ABOVE_RANDOM, "Entropy": INSIDE_ENTROPY, "Knuth": INSIDE_ENTROPY}
+    )
+    experiment = experiment_record(games, name="Table 2 again")
+    report = build_report(games, experiment, load_published(TABLE2), "experiments/t2.csv")
+    markdown = report.markdown
+    assert markdown.startswith("# Table 2 again: (4,6)\n")
+    rows = table_rows(markdown)
+    assert [row[0] for row in rows] == ["Entropy", "Knuth", SEPARATOR, "Random"]
+    entropy, knuth, _, random = rows
+    assert entropy[1:9] == ["2", "4.400", "4.400", "4.400", "4.400", "0.000", "5", "a"]
+    assert entropy[9:] == ["4.408", "4.383–4.424", "inside the published range"]
+    assert knuth[8:] == ["a", "", "", "no published row"]
+    assert random[8:] == ["b", "4.608", "4.566–4.646", "outside: above the published range"]
+    assert "on the per-game guess counts, α = 0.05, no multiple-test correction" in markdown
+    assert "- The lines agree with every pairwise test." in markdown
+    assert "**Random** is outside the published range: mean 4.700 is above 4.566–4.646" in markdown
+    assert "- Not in the published table: Knuth." in markdown
+    assert "Published but not played here: Most parts, Expected size, Worst case." in markdown
+    assert report.by_size is None
+
+
+def test_report_states_when_every_row_is_inside_and_lists_exceptions() -> None:
+    games = fixed_games(
+        {
+            "Entropy": [[4] * 600 + [5] * 400],
+            "Most parts": [[4] * 560 + [5] * 440],
+            "Worst case": [[4] * 520 + [5] * 480],
+        }
+    )
+    experiment = experiment_record(games, test_on="runs", holm=True, alpha=0.1)
+    published = pd.DataFrame(
+        {
+            "label": ["Entropy", "Most parts", "Worst case"],
+            "min": [4.3, 4.4, 4.45],
+            "mean": [4.4, 4.44, 4.48],
+            "max": [4.5, 4.5, 4.5],
+            "max_guesses": [6, 7, 7],
+        }
+    )
+    markdown = build_report(games, experiment, published).markdown
+    assert "Every reproduced row is inside the published range of run means." in markdown
+    assert "on the per-run mean guesses, α = 0.1, Holm's correction over the pairs" in markdown
+    assert "- The lines agree with every pairwise test." in markdown
+    chain = build_report(games, experiment_record(games), rule="chain").markdown
+    assert "a line separates neighbouring rows that differ" in chain
+    assert "- Entropy and Worst case differ significantly, though in one group." in chain
+    header = next(line for line in chain.splitlines() if line.startswith("| Strategy"))
+    assert "published" not in header and header.endswith("| letters |")
+
+
+def test_several_game_sizes_get_a_section_each_and_a_size_table() -> None:
+    small = make_games({"A": STRONG, "B": WEAK}, runs=2, games_per_run=40)
+    large = make_games({"A": WEAK}, runs=2, games_per_run=40, pegs=5, colors=8)
+    games = pd.concat([small, large], ignore_index=True)
+    report = build_report(games, experiment_record(games, name="scaling"))
+    assert report.markdown.startswith("# scaling: (4,6), (5,8)")
+    assert "## (4,6), secrets: full" in report.markdown
+    assert "## (5,8), secrets: full" in report.markdown
+    assert "## By game size" in report.markdown
+    assert report.by_size is not None and len(report.by_size) == 3
+    assert "| A | 5 | 8 | full | 80 |" in report.markdown
+
+
+def test_write_report_writes_every_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "pyproject.toml").touch()
+    (tmp_path / "experiments").mkdir()
+    shutil.copy(TABLE2, tmp_path / "experiments" / "seed002_table2.csv")
+    games = make_games({"Entropy": STRONG, "Most parts": STRONG, "Random": WEAK}, runs=3)
+    experiment = experiment_record(games, compare_with="experiments/seed002_table2.csv")
+    results = write_results(tmp_path / "results" / "table2", games, experiment)
+    monkeypatch.chdir(tmp_path.parent)  # the root comes from the results folder, not the cwd
+    (results / "by_size.csv").write_text("left by an earlier analysis")
+    markdown = write_report(results)
+    assert (results / "report.md").read_text() == markdown
+    assert "experiments/seed002_table2.csv" in markdown
+    summary = pd.read_csv(results / "summary.csv")
+    assert list(summary.columns[:8]) == list(SUMMARY_COLUMNS)
+    assert set(summary["player"]) == {"Entropy", "Most parts", "Random"}
+    tests = pd.read_csv(results / "wilcoxon.csv")
+    assert len(tests) == 3
+    assert {"a", "b", "statistic", "p", "p_adjusted", "significant"} <= set(tests.columns)
+    assert not (results / "by_size.csv").exists()
+
+
+def test_write_report_for_several_sizes_and_without_published_table(tmp_path: Path) -> None:
+    small = make_games({"A": STRONG}, runs=2, games_per_run=20)
+    large = make_games({"A": WEAK}, runs=2, games_per_run=20, pegs=5, colors=8)
+    games = pd.concat([small, large], ignore_index=True)
+    results = write_results(tmp_path / "scaling", games, experiment_record(games))
+    markdown = write_report(results)
+    assert "verdict" not in markdown
+    assert len(pd.read_csv(results / "by_size.csv")) == 2
+
+
+def test_write_report_errors_name_the_problem(tmp_path: Path) -> None:
+    games = make_games({"A": STRONG}, runs=1, games_per_run=5)
+    experiment = experiment_record(games, compare_with="experiments/nowhere.csv")
+    results = write_results(tmp_path / "r", games, experiment)
+    (tmp_path / "pyproject.toml").touch()
+    with pytest.raises(AnalysisError, match=r"no published table at .*nowhere\.csv"):
+        write_report(results)
