@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 import yaml
 
+from evo_mastermind.analysis import PLOT_KINDS, plot_results, write_report
 from evo_mastermind.codes import CodeSpace, InvalidGameError
 from evo_mastermind.game import Codemaker, GameResult, InconsistentResponsesError, play_game
 from evo_mastermind.players import PLAYERS, Player, make_player
@@ -103,6 +104,30 @@ def _build_parser() -> argparse.ArgumentParser:
     run.add_argument("--force", action="store_true", help="replace results already in --out")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     run.set_defaults(handler=_run)
+
+    report = commands.add_parser(
+        "report", help="summary, rank-sum tests and the published comparison of a results dir"
+    )
+    report.add_argument("results", help="a results directory written by 'run'")
+    report.add_argument(
+        "--rule",
+        choices=["clique", "chain"],
+        default="clique",
+        help="where group separators go: a new group at the first row that differs from any "
+        "row of the current group (clique, default) or from the row above (chain)",
+    )
+    report.set_defaults(handler=_report)
+
+    plot = commands.add_parser("plot", help="plot a results directory (PNG or PDF)")
+    plot.add_argument("results", help="a results directory written by 'run'")
+    plot.add_argument(
+        "--kind",
+        choices=list(PLOT_KINDS),
+        default="distribution",
+        help="distribution (default), cumulative, evaluations or heatmap",
+    )
+    plot.add_argument("--out", help="image file, .png or .pdf (default DIR/plots/KIND.png)")
+    plot.set_defaults(handler=_plot)
 
     players = commands.add_parser("players", help="list the registered players and their options")
     players.set_defaults(handler=_players)
@@ -204,18 +229,29 @@ def _run(args: argparse.Namespace) -> int:
     with make_executor(args.executor, args.workers, args.scheduler) as executor:
         outcome = run_experiment(
             config,
-            config_path.read_text(),
+            config_path,
             out,
             executor,
             resume=args.resume,
             force=args.force,
             progress=not args.no_progress,
         )
+    print(write_report(out))
     print(
         f"{config.name}: {outcome.played} games played"
         + (f" ({outcome.already_done} already done)" if outcome.already_done else "")
-        + f" in {outcome.seconds:.1f} s; results in {out}"
+        + f" in {outcome.seconds:.1f} s; results and report in {out}"
     )
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    print(write_report(Path(args.results), rule=args.rule))
+    return 0
+
+
+def _plot(args: argparse.Namespace) -> int:
+    print(plot_results(Path(args.results), args.kind, args.out))
     return 0
 
 

@@ -26,7 +26,6 @@ from evo_mastermind.analysis.report import Report, build_report, write_report
 from evo_mastermind.analysis.results import (
     GAME_COLUMNS,
     AnalysisError,
-    find_project_root,
     load_experiment,
     load_games,
 )
@@ -44,6 +43,7 @@ from evo_mastermind.analysis.summary import (
     run_means,
     summary_table,
 )
+from evo_mastermind.paths import find_project_root
 
 __all__ = [
     "GAME_COLUMNS",

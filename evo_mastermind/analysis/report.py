@@ -24,7 +24,6 @@ from evo_mastermind.analysis.published import (
 )
 from evo_mastermind.analysis.results import (
     blocks,
-    find_project_root,
     load_experiment,
     load_games,
     size_text,
@@ -39,6 +38,7 @@ from evo_mastermind.analysis.stats import (
     significant_pairs,
 )
 from evo_mastermind.analysis.summary import grouped_summary, summary_table
+from evo_mastermind.paths import find_project_root
 
 SEPARATOR = "───"
 
@@ -240,7 +240,10 @@ def write_report(results_dir: Path | str, rule: GroupRule = "clique") -> str:
     published = None
     source = experiment.get("compare_with")
     if source:
-        published = load_published(find_project_root(results_dir) / source)
+        path = find_project_root(results_dir) / source
+        if not path.is_file() and experiment.get("compare_with_resolved"):
+            path = Path(experiment["compare_with_resolved"])  # results kept outside the project
+        published = load_published(path)
     report = build_report(games, experiment, published, str(source), rule)
     report.summary.to_csv(results_dir / "summary.csv", index=False)
     report.tests.to_csv(results_dir / "wilcoxon.csv", index=False)

@@ -16,26 +16,9 @@ from typing import Any, cast
 import pandas as pd
 
 from evo_mastermind.codes import InvalidGameError
+from evo_mastermind.runner.storage import GAMES_SCHEMA, ResultsDir
 
-GAME_COLUMNS = (
-    "label",
-    "player",
-    "params",
-    "run",
-    "secret",
-    "pegs",
-    "colors",
-    "secrets",
-    "n_guesses",
-    "solved",
-    "outcome",
-    "moves",
-    "evaluations",
-    "distinct_codes",
-    "capped_guesses",
-    "seconds",
-    "player_seconds",
-)
+GAME_COLUMNS = tuple(GAMES_SCHEMA.names)
 """Every column of a games table, in the runner's order."""
 
 BLOCK_COLUMNS = ("pegs", "colors", "secrets")
@@ -67,12 +50,13 @@ def load_games(results_dir: Path | str) -> pd.DataFrame:
     Raises:
         AnalysisError: no ``games`` directory, or its shards lack a contract column.
     """
-    games_dir = Path(results_dir) / "games"
-    if not games_dir.is_dir() or not any(games_dir.glob("*.parquet")):
-        raise AnalysisError(f"no games found: {games_dir} has no Parquet shards")
-    games = pd.read_parquet(games_dir)
-    require_columns(games, GAME_COLUMNS)
-    return games
+    results = ResultsDir(results_dir)
+    if not results.shards():
+        raise AnalysisError(f"no games found: {results.games} has no Parquet shards")
+    try:
+        return results.load_games()
+    except InvalidGameError as error:
+        raise AnalysisError(str(error)) from None
 
 
 def load_experiment(results_dir: Path | str) -> dict[str, Any]:
@@ -81,11 +65,12 @@ def load_experiment(results_dir: Path | str) -> dict[str, Any]:
     Raises:
         AnalysisError: the file is missing, is not a JSON object, or has no ``name``.
     """
-    path = Path(results_dir) / "experiment.json"
+    results = ResultsDir(results_dir)
+    path = results.manifest_path
     if not path.is_file():
         raise AnalysisError(f"no experiment record: {path} does not exist")
     try:
-        record = json.loads(path.read_text())
+        record = results.read_manifest()
     except json.JSONDecodeError as error:
         raise AnalysisError(f"{path} is not valid JSON: {error}") from None
     if not isinstance(record, dict) or "name" not in record:
@@ -116,12 +101,3 @@ def size_text(games: pd.DataFrame) -> str:
     """The game size for titles: ``(4,6)``, or the sizes played, e.g. ``(4,6), (5,8)``."""
     sizes = sorted({(int(p), int(c)) for p, c in zip(games["pegs"], games["colors"], strict=True)})
     return ", ".join(f"({pegs},{colors})" for pegs, colors in sizes)
-
-
-def find_project_root(start: Path | str) -> Path:
-    """The nearest folder at or above ``start`` holding ``pyproject.toml``, else the cwd."""
-    here = Path(start).resolve()
-    for folder in (here, *here.parents):
-        if (folder / "pyproject.toml").is_file():
-            return folder
-    return Path.cwd()

@@ -30,6 +30,7 @@ from pydantic import (
 )
 
 from evo_mastermind.codes import CodeSpace, InvalidGameError
+from evo_mastermind.paths import find_project_root
 from evo_mastermind.players import PLAYERS, validate_params
 from evo_mastermind.secrets import explicit
 
@@ -259,6 +260,11 @@ class ExperimentConfig(_Strict):
         """Every player entry, sweeps expanded, in config order."""
         return [expanded for entry in self.players for expanded in entry.expand()]
 
+    def published_table(self, config_path: Path) -> Path:
+        """``compare_with`` resolved against the project holding the config file."""
+        assert self.compare_with is not None
+        return find_project_root(config_path.parent) / self.compare_with
+
     def fingerprint(self) -> str:
         """A hash of everything that decides which games are played and how."""
         relevant = self.model_dump(
@@ -294,6 +300,10 @@ def load_config(path: str | Path, runs: int | None = None) -> ExperimentConfig:
     except InvalidGameError as error:
         raise ConfigError(f"{path}: {error}") from None
     _check_players_fit(config, path)
+    if config.compare_with is not None and not config.published_table(path).is_file():
+        raise ConfigError(
+            f"{path}: compare_with: no published table at {config.published_table(path)}"
+        )
     return config
 
 

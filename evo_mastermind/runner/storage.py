@@ -22,6 +22,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.runner.plan import KEY_COLUMNS, GameKey
 
 GAMES_SCHEMA = pa.schema(
@@ -51,7 +52,7 @@ GAMES_SCHEMA = pa.schema(
 TIMING_COLUMNS = ["seconds", "player_seconds"]
 """Columns that measure time and so differ between otherwise identical runs."""
 
-_OUTPUTS = ("summary.csv", "wilcoxon.csv", "report.md", "plots")
+_OUTPUTS = ("summary.csv", "wilcoxon.csv", "by_size.csv", "report.md", "plots")
 
 
 class ResultsDir:
@@ -117,7 +118,7 @@ class ResultsDir:
         shards = self.shards()
         if not shards:
             return GAMES_SCHEMA.empty_table().to_pandas()
-        table = pa.concat_tables([pq.read_table(shard, schema=GAMES_SCHEMA) for shard in shards])
+        table = pa.concat_tables([_read_shard(shard) for shard in shards])
         frame = table.to_pandas(types_mapper=_nullable_ints)
         return frame.sort_values(KEY_COLUMNS, kind="stable").reset_index(drop=True)
 
@@ -130,6 +131,16 @@ class ResultsDir:
                 GameKey(*values) for values in zip(*table.to_pydict().values(), strict=True)
             )
         return keys
+
+
+def _read_shard(shard: Path) -> pa.Table:
+    table = pq.read_table(shard)
+    missing = [name for name in GAMES_SCHEMA.names if name not in table.column_names]
+    if missing:
+        raise InvalidGameError(
+            f"{shard}: the games table has no column {', '.join(map(repr, missing))}"
+        )
+    return table.select(GAMES_SCHEMA.names).cast(GAMES_SCHEMA)
 
 
 def _nullable_ints(arrow_type: pa.DataType) -> Any:

@@ -1,18 +1,19 @@
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from evo_mastermind.analysis.results import (
     AnalysisError,
     blocks,
-    find_project_root,
     label_order,
     load_experiment,
     load_games,
     require_columns,
     size_text,
 )
+from evo_mastermind.paths import find_project_root
 from tests.analysis.synthetic import STRONG, WEAK, experiment_record, make_games, write_results
 
 
@@ -22,7 +23,12 @@ def test_load_games_reads_every_shard(tmp_path: Path) -> None:
     loaded = load_games(tmp_path)
     assert len(loaded) == len(games) == 20
     assert sorted(loaded["label"].unique()) == ["A", "B"]
-    assert list(loaded["moves"].iloc[0]) == list(games["moves"].iloc[0])
+
+    def rows(table: pd.DataFrame) -> list[tuple[str, int, str, tuple[str, ...]]]:
+        keys = zip(table["label"], table["run"], table["secret"], table["moves"], strict=True)
+        return sorted((str(a), int(b), str(c), tuple(d)) for a, b, c, d in keys)
+
+    assert rows(loaded) == rows(games)
     assert load_experiment(tmp_path)["name"] == "synthetic"
 
 

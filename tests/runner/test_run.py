@@ -29,7 +29,7 @@ def run(
 ) -> pd.DataFrame:
     config = load_config(config_path)
     with make_executor(executor, workers) as pool:  # type: ignore[arg-type]
-        run_experiment(config, config_path.read_text(), out, pool, progress=False, **flags)
+        run_experiment(config, config_path, out, pool, progress=False, **flags)
     return ResultsDir(out).load_games()
 
 
