@@ -199,3 +199,38 @@ def test_run_bad_input_is_one_line_status_2_and_writes_nothing(
 def test_run_missing_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run_cli(capsys, "run", str(tmp_path / "none.yaml"))
     assert status == 2 and "none.yaml: cannot read" in err
+
+
+def test_report_and_plot_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    config = (
+        small_config(tmp_path)
+        .read_text()
+        .replace(
+            "  - {label: Knuth, player: knuth}\n",
+            "  - {label: Knuth, player: knuth}\n  - {label: Random, player: random}\n",
+        )
+    )
+    (tmp_path / "exp.yaml").write_text(config.replace("runs: 1", "runs: 3"))
+    run_cli(
+        capsys,
+        "run",
+        str(tmp_path / "exp.yaml"),
+        "--out",
+        str(out),
+        "--executor",
+        "serial",
+        "--no-progress",
+    )
+    status, stdout, _ = run_cli(capsys, "report", str(out))
+    assert status == 0 and stdout.startswith("# exp: (3,3)") and "| Knuth |" in stdout
+    for name in ("summary.csv", "wilcoxon.csv", "report.md"):
+        assert (out / name).is_file()
+    status, stdout, _ = run_cli(
+        capsys, "plot", str(out), "--kind", "cumulative", "--out", str(tmp_path / "c.pdf")
+    )
+    assert status == 0 and (tmp_path / "c.pdf").read_bytes().startswith(b"%PDF")
+    status, _, err = run_cli(capsys, "plot", str(out), "--kind", "heatmap")
+    assert status == 2 and "several sizes" in err and len(err.strip().splitlines()) == 1
+    status, _, err = run_cli(capsys, "report", str(tmp_path / "nowhere"))
+    assert status == 2 and "no games found" in err
