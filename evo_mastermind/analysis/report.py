@@ -241,8 +241,8 @@ def write_report(results_dir: Path | str, rule: GroupRule = "clique") -> str:
     source = experiment.get("compare_with")
     if source:
         path = find_project_root(results_dir) / source
-        if not path.is_file() and experiment.get("compare_with_resolved"):
-            path = Path(experiment["compare_with_resolved"])  # results kept outside the project
+        if not path.is_file():  # results kept outside the project: try where we stand
+            path = Path.cwd() / source
         published = load_published(path)
     report = build_report(games, experiment, published, str(source), rule)
     report.summary.to_csv(results_dir / "summary.csv", index=False)

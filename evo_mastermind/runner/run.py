@@ -42,7 +42,7 @@ class RunOutcome:
     seconds: float
 
 
-def manifest_of(config: ExperimentConfig, config_path: Path | None = None) -> dict[str, Any]:
+def manifest_of(config: ExperimentConfig) -> dict[str, Any]:
     """The experiment record written beside the games."""
     single = config.game[0] if len(config.game) == 1 else None
     return {
@@ -59,11 +59,6 @@ def manifest_of(config: ExperimentConfig, config_path: Path | None = None) -> di
         "time_limit": config.time_limit,
         "players": [entry.model_dump() for entry in config.entries()],
         "compare_with": config.compare_with,
-        "compare_with_resolved": (
-            str(config.published_table(config_path).resolve())
-            if config.compare_with and config_path
-            else None
-        ),
         "alpha": config.statistics.alpha,
         "test_on": config.statistics.test_on,
         "holm": config.statistics.holm,
@@ -115,7 +110,7 @@ def run_experiment(
     started = time.perf_counter()
     results = ResultsDir(out)
     prepare(results, config, resume, force)
-    results.write_manifest(manifest_of(config, config_path), config_path.read_text())
+    results.write_manifest(manifest_of(config), config_path.read_text())
     done = results.done_keys()
     todo = [
         (group, [key for key in group.keys if key not in done]) for group in plan_groups(config)
