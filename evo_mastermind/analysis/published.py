@@ -2,6 +2,8 @@
 
 A published table has one row per strategy: ``label, section, min, mean, median, max, sd,
 max_guesses`` (the paper's statistics over 10 run means; ``max_guesses`` may be empty).
+``section`` is empty unless the paper splits its table (seed 002's Table 4, by μ): rows
+are then ranked and tested within their section (see :func:`published_sections`).
 A reproduced row is *inside* when its mean of run means, rounded to the published
 precision, lies within the published [min, max] of run means.
 """
@@ -103,6 +105,21 @@ def compare_with_published(summary: pd.DataFrame, published: pd.DataFrame) -> pd
             nan = float("nan")
             rows.append((player, float(mean), nan, nan, nan, nan, UNPUBLISHED))
     return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
+
+
+def published_sections(published: pd.DataFrame) -> dict[str, str]:
+    """Each label's section, for the rows whose section is not empty, in published order.
+
+    The order of first appearance of the values is the paper's order of its sections.
+    """
+    require_columns(published, ("label",), what="published", allow_empty=True)
+    if "section" not in published.columns:
+        return {}
+    return {
+        str(label): str(section).strip()
+        for label, section in zip(published["label"], published["section"], strict=True)
+        if isinstance(section, str) and section.strip()
+    }
 
 
 def unreproduced(summary: pd.DataFrame, published: pd.DataFrame) -> list[str]:

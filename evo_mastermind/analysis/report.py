@@ -20,6 +20,7 @@ from evo_mastermind.analysis.published import (
     UNPUBLISHED,
     compare_with_published,
     load_published,
+    published_sections,
     unreproduced,
 )
 from evo_mastermind.analysis.results import (
@@ -130,18 +131,49 @@ def _comparison_lines(comparison: pd.DataFrame, missing: list[str], source: str)
     return lines
 
 
-def _method_text(on: TestOn, alpha: float, holm: bool, rule: GroupRule) -> str:
+def _method_text(on: TestOn, alpha: float, holm: bool, rule: GroupRule, sectioned: bool) -> str:
     values = "per-game guess counts" if on == "games" else "per-run mean guesses"
-    correction = "Holm's correction over the pairs" if holm else "no multiple-test correction"
+    family = "section" if sectioned else "table"
+    correction = (
+        f"Holm's correction over the pairs of each {family}"
+        if holm
+        else "no multiple-test correction"
+    )
     lines = {
         "clique": "a line opens a new group at the first row that differs from any row above "
         "it in its group",
         "chain": "a line separates neighbouring rows that differ",
     }[rule]
+    where = (
+        "As in the published table, rows are split into its sections (matched by label; rows "
+        "in no section come last) and ranked by mean within each, and groups, letters and the "
+        "tests behind them compare rows of one section only (`wilcoxon.csv` also holds the "
+        "pairs across sections); "
+        if sectioned
+        else "Rows are ranked by mean; "
+    )
     return (
         f"Tests: two-sided Mann–Whitney U (Wilcoxon rank-sum), tie- and continuity-corrected, "
-        f"on the {values}, α = {alpha:g}, {correction}. Rows are ranked by mean; {lines} "
+        f"on the {values}, α = {alpha:g}, {correction}. {where}{lines} "
         f"(`{SEPARATOR}`); rows sharing a letter are not significantly different."
+    )
+
+
+def _ranked_lines(
+    summary: pd.DataFrame,
+    tests: pd.DataFrame,
+    comparison: pd.DataFrame | None,
+    rule: GroupRule,
+) -> list[str]:
+    """One ranking's table (a whole block, or one section) and the pairs its lines misstate."""
+    ranked = summary["player"].tolist()
+    inside = tests["a"].isin(ranked) & tests["b"].isin(ranked)
+    different = significant_pairs(tests[inside])
+    groups = paper_groups(ranked, different, rule)
+    lines = [*_table_lines(summary, groups, compact_letters(ranked, different), comparison), ""]
+    notes = group_exceptions(groups, different)
+    return lines + (
+        [f"- {note}." for note in notes] or ["- The lines agree with every pairwise test."]
     )
 
 
@@ -152,22 +184,25 @@ def _block_lines(
     published: pd.DataFrame | None,
     published_source: str,
     rule: GroupRule,
+    heading: str,
 ) -> list[str]:
-    """One block's paper table, group notes and published comparison."""
-    ranked = summary["player"].tolist()
-    different = significant_pairs(tests)
-    groups = paper_groups(ranked, different, rule)
+    """One block's paper table (one per section, if any), group notes and comparison."""
     comparison = compare_with_published(summary, published) if published is not None else None
     runs = "/".join(str(runs) for runs in sorted(set(summary["runs"])))
     lines = [
         f"{block['label'].nunique()} players, {len(block)} games, {runs} runs each, "
         f"secrets: {block['secrets'].iloc[0]}.",
         "",
-        *_table_lines(summary, groups, compact_letters(ranked, different), comparison),
-        "",
     ]
-    notes = group_exceptions(groups, different)
-    lines += [f"- {note}." for note in notes] or ["- The lines agree with every pairwise test."]
+    sections = list(dict.fromkeys(summary["section"]))
+    if sections == [""]:
+        lines += _ranked_lines(summary, tests, comparison, rule)
+    else:
+        for section in sections:
+            title = f"Section {section}" if section else "In no published section"
+            chosen = summary[summary["section"] == section]
+            lines += [f"{heading} {title}", "", *_ranked_lines(chosen, tests, comparison, rule), ""]
+        lines.append(f"{heading} Against the published table")
     if comparison is not None and published is not None:
         missing = unreproduced(summary, published)
         lines += ["", *_comparison_lines(comparison, missing, published_source)]
@@ -183,6 +218,10 @@ def build_report(
 ) -> Report:
     """The report of a games table, with the tests set by ``experiment``.
 
+    When the published table has sections (a non-empty ``section`` column), the report
+    follows them: one table per section in the published order, ranked, grouped and
+    tested within the section, then the rows in no section.
+
     Args:
         games: a games table.
         experiment: the experiment record: ``name``, and optionally ``test_on``
@@ -194,13 +233,23 @@ def build_report(
     on: TestOn = experiment.get("test_on") or "games"
     alpha = float(experiment.get("alpha") or 0.05)
     holm = bool(experiment.get("holm") or False)
-    summary = summary_table(games, experiment)
-    tests = pairwise_tests(games, on=on, holm=holm, alpha=alpha, experiment=experiment)
+    played = set(games["label"].astype(str)) if "label" in games.columns else set()
+    sections = {
+        label: section
+        for label, section in (
+            published_sections(published) if published is not None else {}
+        ).items()
+        if label in played
+    }
+    summary = summary_table(games, experiment, sections)
+    tests = pairwise_tests(
+        games, on=on, holm=holm, alpha=alpha, experiment=experiment, sections=sections
+    )
     game_blocks = blocks(games)
     lines = [
         f"# {experiment['name']}: {size_text(games)}",
         "",
-        _method_text(on, alpha, holm, rule),
+        _method_text(on, alpha, holm, rule, bool(sections)),
         "",
     ]
     for (pegs, colors, secrets), block in game_blocks:
@@ -213,6 +262,7 @@ def build_report(
             published,
             published_source,
             rule,
+            heading="###" if len(game_blocks) > 1 else "##",
         )
     by_size = grouped_summary(games, experiment) if len(game_blocks) > 1 else None
     if by_size is not None:

@@ -21,7 +21,7 @@ Players ranked by mean are then shown two ways:
 from __future__ import annotations
 
 import string
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -44,6 +44,7 @@ Pair = frozenset[str]
 
 TEST_COLUMNS = (
     *BLOCK_COLUMNS,
+    "section",
     "a",
     "b",
     "n_a",
@@ -55,7 +56,14 @@ TEST_COLUMNS = (
     "p_adjusted",
     "significant",
 )
-"""Columns of :func:`pairwise_tests`: one row per pair of labels within a block."""
+"""Columns of :func:`pairwise_tests`: one row per pair of labels within a block.
+
+``section`` names the section both labels belong to: empty when neither has one (as in
+every table without sections), :data:`ACROSS_SECTIONS` when they are in different ones.
+"""
+
+ACROSS_SECTIONS = "(across sections)"
+"""The ``section`` of a tested pair whose labels are in different sections."""
 
 LETTERS = string.ascii_lowercase + string.ascii_uppercase
 
@@ -111,15 +119,20 @@ def pairwise_tests(
     holm: bool = False,
     alpha: float = 0.05,
     experiment: dict[str, Any] | None = None,
+    sections: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """Every pair of labels within each block, tested; columns :data:`TEST_COLUMNS`.
 
     Args:
         games: a games table.
         on: test the per-game guess counts (``games``) or the per-run means (``runs``).
-        holm: adjust p-values with Holm's method over the pairs of each block.
+        holm: adjust p-values with Holm's method over the pairs of each block, or with
+            ``sections``, over the pairs of each section (the pairs of labels in no
+            section, and the pairs across sections, form one family each).
         alpha: the significance level ``p_adjusted`` is compared with.
         experiment: the experiment record; pairs follow its players' order.
+        sections: the section of each label that has one (see
+            :func:`~evo_mastermind.analysis.published.published_sections`).
 
     Raises:
         AnalysisError: a bad ``on`` or ``alpha``, or a table without the needed columns.
@@ -128,6 +141,7 @@ def pairwise_tests(
         raise AnalysisError(f"alpha must be between 0 and 1, got {alpha}")
     require_columns(games, ("label", "run", "n_guesses"))
     order = label_order(games, experiment)
+    section_of = dict(sections or {})
     rows: list[dict[str, Any]] = []
     for (pegs, colors, secrets), block in blocks(games):
         values = compared_values(block, on)
@@ -136,11 +150,15 @@ def pairwise_tests(
         for i, first in enumerate(labels):
             for second in labels[i + 1 :]:
                 statistic, p = rank_sum_test(values[first], values[second])
+                section = section_of.get(first, "")
+                if section != section_of.get(second, ""):
+                    section = ACROSS_SECTIONS
                 block_rows.append(
                     {
                         "pegs": pegs,
                         "colors": colors,
                         "secrets": secrets,
+                        "section": section,
                         "a": first,
                         "b": second,
                         "n_a": values[first].size,
@@ -151,11 +169,13 @@ def pairwise_tests(
                         "p": p,
                     }
                 )
-        p_values = [row["p"] for row in block_rows]
-        adjusted = holm_adjust(p_values) if holm else np.asarray(p_values, dtype=float)
-        for row, p_adjusted in zip(block_rows, adjusted, strict=True):
-            row["p_adjusted"] = float(p_adjusted)
-            row["significant"] = bool(p_adjusted <= alpha)
+        for section in dict.fromkeys(row["section"] for row in block_rows):
+            family = [row for row in block_rows if row["section"] == section]
+            p_values = [row["p"] for row in family]
+            adjusted = holm_adjust(p_values) if holm else np.asarray(p_values, dtype=float)
+            for row, p_adjusted in zip(family, adjusted, strict=True):
+                row["p_adjusted"] = float(p_adjusted)
+                row["significant"] = bool(p_adjusted <= alpha)
         rows.extend(block_rows)
     return pd.DataFrame(rows, columns=list(TEST_COLUMNS))
 

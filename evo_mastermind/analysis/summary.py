@@ -8,6 +8,7 @@ counts the guesses it played before its limit stopped it (the win rate says how 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, cast
 
 import pandas as pd
@@ -19,13 +20,14 @@ SUMMARY_COLUMNS = ("player", "runs", "min", "mean", "median", "max", "sd", "max_
 
 EXTRA_COLUMNS = (
     *BLOCK_COLUMNS,
+    "section",
     "games",
     "win_rate",
     "mean_evaluations",
     "mean_seconds",
     "mean_player_seconds",
 )
-"""Columns after the paper's: the block the row belongs to and per-game averages."""
+"""Columns after the paper's: the block and section the row belongs to, per-game averages."""
 
 GROUPED_COLUMNS = (
     "label",
@@ -60,25 +62,38 @@ def _mean_or_nan(values: pd.Series) -> float:
     return float(present.mean()) if len(present) else float("nan")
 
 
-def summary_table(games: pd.DataFrame, experiment: dict[str, Any] | None = None) -> pd.DataFrame:
+def summary_table(
+    games: pd.DataFrame,
+    experiment: dict[str, Any] | None = None,
+    sections: Mapping[str, str] | None = None,
+) -> pd.DataFrame:
     """The paper's table: one row per label and block, ranked by mean within each block.
 
     Args:
         games: a games table (see :mod:`evo_mastermind.analysis.results`).
         experiment: the experiment record; its players' order breaks ties in the ranking.
+        sections: the section of each label that has one, in the sections' order (see
+            :func:`~evo_mastermind.analysis.published.published_sections`): rows are then
+            ranked within each section, sections in that order, rows in none last.
 
     Returns:
         Columns :data:`SUMMARY_COLUMNS` then :data:`EXTRA_COLUMNS`. ``sd`` is the sample
-        standard deviation (n - 1) of the run means, NaN with a single run.
+        standard deviation (n - 1) of the run means, NaN with a single run; ``section``
+        is empty for a row in no section.
     """
     needed = ("label", "run", "n_guesses", "solved", "evaluations", "seconds", "player_seconds")
     require_columns(games, needed)
     order = {label: rank for rank, label in enumerate(label_order(games, experiment))}
+    section_of = dict(sections or {})
+    section_rank = {
+        section: rank for rank, section in enumerate(dict.fromkeys(section_of.values()))
+    }
     rows: list[dict[str, Any]] = []
     for (pegs, colors, secrets), block in blocks(games):
         per_run = run_means(block)
         for label, played in block.groupby("label", sort=False):
             means = per_run.loc[per_run["label"] == label, "mean_guesses"]
+            section = section_of.get(str(label), "")
             rows.append(
                 {
                     "player": str(label),
@@ -92,16 +107,19 @@ def summary_table(games: pd.DataFrame, experiment: dict[str, Any] | None = None)
                     "pegs": pegs,
                     "colors": colors,
                     "secrets": secrets,
+                    "section": section,
                     "games": len(played),
                     "win_rate": float(played["solved"].astype(bool).mean()),
                     "mean_evaluations": _mean_or_nan(played["evaluations"]),
                     "mean_seconds": float(played["seconds"].mean()),
                     "mean_player_seconds": float(played["player_seconds"].mean()),
+                    "_section": section_rank.get(section, len(section_rank)),
                     "_order": order[str(label)],
                 }
             )
-    table = pd.DataFrame(rows).sort_values([*BLOCK_COLUMNS, "mean", "_order"], kind="stable")
-    return table.drop(columns="_order").reset_index(drop=True)[[*SUMMARY_COLUMNS, *EXTRA_COLUMNS]]
+    keys = [*BLOCK_COLUMNS, "_section", "mean", "_order"]
+    table = pd.DataFrame(rows).sort_values(keys, kind="stable").reset_index(drop=True)
+    return table[[*SUMMARY_COLUMNS, *EXTRA_COLUMNS]]
 
 
 def grouped_summary(games: pd.DataFrame, experiment: dict[str, Any] | None = None) -> pd.DataFrame:

@@ -14,6 +14,7 @@ from evo_mastermind.analysis.published import (
     UNPUBLISHED,
     compare_with_published,
     load_published,
+    published_sections,
     unreproduced,
     verdict,
 )
@@ -117,3 +118,14 @@ def test_bad_published_tables_are_clear_errors(tmp_path: Path) -> None:
     narrow.write_text("label,mean\nA,4.4\n")
     with pytest.raises(AnalysisError, match="no column 'section'"):
         load_published(narrow)
+
+
+def test_published_sections_follow_the_published_order() -> None:
+    sections = published_sections(load_published(TABLES[4]))
+    assert len(sections) == 20
+    assert list(dict.fromkeys(sections.values())) == [f"mu={mu}" for mu in (10, 20, 30, 40, 50)]
+    assert sections["Worst case mu=40"] == "mu=40"
+    assert published_sections(load_published(TABLES[2])) == {}
+    mixed = pd.DataFrame({"label": ["A", "B", "C"], "section": ["s2", "", " s1 "]})
+    assert published_sections(mixed) == {"A": "s2", "C": "s1"}
+    assert published_sections(pd.DataFrame({"label": ["A"]})) == {}

@@ -131,3 +131,121 @@ def test_write_report_errors_name_the_problem(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").touch()
     with pytest.raises(AnalysisError, match=r"no published table at .*nowhere\.csv"):
         write_report(results)
+
+
+TABLE4 = TABLE2.with_name("seed002_table4.csv")
+# Guess counts for mean 4.45 and 4.42 (1000 games a run, two runs).
+MIDDLE = [[4] * 550 + [5] * 450] * 2
+NEAR_BEST = [[4] * 580 + [5] * 420] * 2
+
+
+def sectioned_games() -> pd.DataFrame:
+    """Entropy and Worst case at μ = 10 (far apart), two equal μ = 20 rows, two unpublished."""
+    return fixed_games(
+        {
+            "Entropy mu=10": INSIDE_ENTROPY,
+            "Worst case mu=10": ABOVE_RANDOM,
+            "Entropy mu=20": MIDDLE,
+            "Most parts mu=20": MIDDLE,
+            "Knuth": NEAR_BEST,
+            "Random": NEAR_BEST,
+        }
+    )
+
+
+def section_of(markdown: str) -> dict[str, list[list[str]]]:
+    """Each ``## `` heading's table rows."""
+    found: dict[str, list[list[str]]] = {}
+    for part in markdown.split("\n## ")[1:]:
+        heading, _, body = part.partition("\n")
+        found[heading] = table_rows(body)
+    return found
+
+
+def test_a_sectioned_table_is_ranked_grouped_and_tested_within_each_section() -> None:
+    games = sectioned_games()
+    # The published order, not the order of our means, sets the order of the sections.
+    published = load_published(TABLE4)
+    published = pd.concat([published.iloc[4:8], published.iloc[:4]], ignore_index=True)
+    report = build_report(games, experiment_record(games, name="t4"), published, "t4.csv")
+    markdown = report.markdown
+    assert "rows are split into its sections (matched by label" in markdown
+    sections = section_of(markdown)
+    assert list(sections) == [
+        "Section mu=20",
+        "Section mu=10",
+        "In no published section",
+        "Against the published table",
+    ]
+    names = {heading: [row[0] for row in rows] for heading, rows in sections.items()}
+    assert names["Section mu=20"] == ["Entropy mu=20", "Most parts mu=20"]
+    assert names["Section mu=10"] == ["Entropy mu=10", SEPARATOR, "Worst case mu=10"]
+    assert names["In no published section"] == ["Knuth", "Random"]
+    letters = {row[0]: row[8] for rows in sections.values() for row in rows if row[0] != SEPARATOR}
+    assert letters == {
+        "Entropy mu=20": "a",
+        "Most parts mu=20": "a",
+        "Entropy mu=10": "a",  # letters restart in every section
+        "Worst case mu=10": "b",
+        "Knuth": "a",
+        "Random": "a",
+    }
+    # Across sections Entropy mu=10 and Entropy mu=20 differ, yet no section mentions it.
+    assert markdown.count("- The lines agree with every pairwise test.") == 3
+    assert "Entropy mu=10 and Entropy mu=20" not in markdown
+    assert "- Not in the published table: Knuth, Random." in markdown
+    assert "Published but not played here: Expected size mu=20, Worst case mu=20, Most" in markdown
+    assert report.summary["player"].tolist() == [
+        "Entropy mu=20",
+        "Most parts mu=20",
+        "Entropy mu=10",
+        "Worst case mu=10",
+        "Knuth",
+        "Random",
+    ]
+    assert report.summary["section"].tolist() == ["mu=20"] * 2 + ["mu=10"] * 2 + [""] * 2
+    tests = report.tests
+    assert len(tests) == 15  # every pair of the experiment is kept
+    assert tests["section"].value_counts().to_dict() == {
+        "(across sections)": 12,
+        "mu=20": 1,
+        "mu=10": 1,
+        "": 1,
+    }
+    across = tests[(tests["a"] == "Entropy mu=10") & (tests["b"] == "Entropy mu=20")]
+    assert across["significant"].tolist() == [True]
+
+
+def test_sections_nobody_played_leave_the_plain_format() -> None:
+    games = fixed_games({"Entropy": INSIDE_ENTROPY, "Random": ABOVE_RANDOM})
+    report = build_report(games, experiment_record(games), load_published(TABLE4))
+    assert "## " not in report.markdown
+    assert "Rows are ranked by mean;" in report.markdown
+    assert (report.tests["section"] == "").all()
+
+
+def test_holm_is_per_section_and_the_method_says_so() -> None:
+    games = sectioned_games()
+    experiment = experiment_record(games, holm=True)
+    report = build_report(games, experiment, load_published(TABLE4))
+    assert "Holm's correction over the pairs of each section" in report.markdown
+    mu20 = report.tests[report.tests["section"] == "mu=20"]
+    assert mu20["p_adjusted"].tolist() == mu20["p"].tolist()
+    plain = build_report(games, experiment)
+    assert "Holm's correction over the pairs of each table" in plain.markdown
+
+
+def test_write_report_keeps_the_section_of_every_pair(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").touch()
+    (tmp_path / "experiments").mkdir()
+    shutil.copy(TABLE4, tmp_path / "experiments" / "seed002_table4.csv")
+    games = sectioned_games()
+    experiment = experiment_record(games, compare_with="experiments/seed002_table4.csv")
+    results = write_results(tmp_path / "results" / "table4", games, experiment)
+    markdown = write_report(results)
+    assert markdown.index("## Section mu=10") < markdown.index("## Section mu=20")
+    tests = pd.read_csv(results / "wilcoxon.csv", keep_default_na=False)
+    assert len(tests) == 15
+    assert set(tests["section"]) == {"mu=10", "mu=20", "", "(across sections)"}
+    summary = pd.read_csv(results / "summary.csv", keep_default_na=False)
+    assert summary["section"].tolist() == ["mu=10"] * 2 + ["mu=20"] * 2 + [""] * 2

@@ -10,6 +10,7 @@ from scipy.stats import rankdata
 
 from evo_mastermind.analysis.results import AnalysisError
 from evo_mastermind.analysis.stats import (
+    ACROSS_SECTIONS,
     TEST_COLUMNS,
     compact_letters,
     compared_values,
@@ -183,3 +184,27 @@ def test_shared_letter_exactly_when_not_different(case: tuple[int, set[tuple[int
         assert shares == (frozenset((first, second)) not in different)
     for group in paper_groups(labels, different):
         assert all(frozenset(pair) not in different for pair in combinations(group, 2))
+
+
+def test_sections_label_pairs_and_make_holm_families() -> None:
+    games = make_games(
+        {"A1": STRONG, "B1": WEAK, "C1": WEAK, "A2": STRONG, "B2": WEAK, "X": WEAK, "Y": STRONG},
+        runs=2,
+        games_per_run=60,
+        seed=8,
+    )
+    sections = {"A1": "one", "B1": "one", "C1": "one", "A2": "two", "B2": "two"}
+    tests = pairwise_tests(games, holm=True, sections=sections)
+    assert list(tests.columns) == list(TEST_COLUMNS)
+    assert len(tests) == 21  # every pair is still tested
+    counts = tests["section"].value_counts().to_dict()
+    assert counts == {"one": 3, "two": 1, "": 1, ACROSS_SECTIONS: 16}
+    for section, family in tests.groupby("section"):
+        assert family["p_adjusted"].tolist() == pytest.approx(
+            holm_adjust(family["p"].tolist()).tolist()
+        ), section
+    single = tests[tests["section"] == "two"].iloc[0]
+    assert single["p_adjusted"] == single["p"]  # a family of one pair is not adjusted
+    plain = pairwise_tests(games, holm=True)
+    assert (plain["section"] == "").all()
+    assert plain["p_adjusted"].tolist() == pytest.approx(holm_adjust(plain["p"].tolist()).tolist())

@@ -78,3 +78,20 @@ def test_sizes_are_summarised_apart() -> None:
     assert row["mean_guesses"] == pytest.approx(played["n_guesses"].mean())
     assert row["secrets"] == "sample"
     assert row["max_guesses"] == played["n_guesses"].max()
+
+
+def test_sections_rank_rows_within_each_section_in_the_given_order() -> None:
+    games = fixed_games(
+        {
+            "A1": [[4, 4]],
+            "B1": [[6, 6]],
+            "A2": [[5, 5]],
+            "B2": [[3, 3]],
+            "Free": [[2, 2]],
+        }
+    )
+    sections = {"A2": "second", "B2": "second", "A1": "first", "B1": "first"}
+    table = summary_table(games, sections=sections)
+    assert table["player"].tolist() == ["B2", "A2", "A1", "B1", "Free"]
+    assert table["section"].tolist() == ["second", "second", "first", "first", ""]
+    assert (summary_table(games)["section"] == "").all()
