@@ -10,7 +10,7 @@ WORKERS ?= 0
 PAPER_TABLES := table2 table4 table5 table6
 RUN := $(BIN)/evo-mastermind run --resume
 
-.PHONY: test test-slow lint reproduce benchmark clean
+.PHONY: test test-slow lint reproduce benchmark strip-notebooks clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,8 +19,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 lint: $(STAMP)
-	$(BIN)/ruff check evo_mastermind tests benchmarks
-	$(BIN)/ruff format --check evo_mastermind tests benchmarks
+	$(BIN)/ruff check evo_mastermind tests benchmarks notebooks
+	$(BIN)/ruff format --check evo_mastermind tests benchmarks notebooks
 	$(BIN)/mypy evo_mastermind tests benchmarks
 
 test: lint
@@ -37,6 +37,16 @@ reproduce: $(STAMP)
 
 benchmark: $(STAMP)
 	$(BIN)/python -m benchmarks.bench_engine
+
+# Notebooks are committed without outputs (small diffs): run this before committing one.
+strip-notebooks: $(STAMP)
+	for nb in notebooks/*.ipynb; do \
+	  $(BIN)/python -c 'import sys, nbformat; nb = nbformat.read(sys.argv[1], as_version=4); \
+	    code = [c for c in nb.cells if c.cell_type == "code"]; \
+	    [c.update(outputs=[], execution_count=None, metadata={}) for c in code]; \
+	    nb.metadata["language_info"] = {"name": "python"}; \
+	    nbformat.write(nb, sys.argv[1])' $$nb || exit $$?; \
+	done
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

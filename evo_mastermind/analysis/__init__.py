@@ -20,6 +20,7 @@ from evo_mastermind.analysis.plots import (
 from evo_mastermind.analysis.published import (
     compare_with_published,
     load_published,
+    published_sections,
     verdict,
 )
 from evo_mastermind.analysis.report import Report, build_report, write_report
@@ -71,6 +72,7 @@ __all__ = [
     "plot_evaluations",
     "plot_heatmap",
     "plot_results",
+    "published_sections",
     "run_means",
     "save_figure",
     "significant_pairs",
