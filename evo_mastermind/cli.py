@@ -262,7 +262,8 @@ def _players(args: argparse.Namespace) -> int:
         print(f"{name:<18} {summary}")
         for option, spec in cls.Params.model_fields.items():
             default = "required" if spec.is_required() else f"default {spec.default!r}"
-            print(f"{'':<20}{option} ({default})")
+            about = f": {spec.description}" if spec.description else ""
+            print(f"{'':<4}{option} ({default}){about}")
     return 0
 
 
@@ -276,6 +277,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, InvalidGameError, InconsistentResponsesError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:  # output piped into a pager or `head` that stopped reading
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         print(
             f"{PROG}: interrupted; finished games are kept (rerun with --resume)", file=sys.stderr

@@ -22,9 +22,13 @@ from evo_mastermind.scoring import Response
 
 
 class PlayerParams(BaseModel):
-    """Base of every player's parameter model: unknown keys are errors."""
+    """Base of every player's parameter model: unknown keys are errors.
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    Document each option with a docstring under it: it becomes the option's description
+    (shown by ``evo-mastermind players``).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
 class Player(ABC):

@@ -12,14 +12,10 @@ from evo_mastermind.players.one_ply import AUTO, RandomPlayer, Settings, WorstCa
 
 
 class ClassicParams(PlayerParams):
-    """Options of the classic players.
-
-    Attributes:
-        first_guess: a code; unset lets the strategy choose on the empty board (Knuth:
-            ``AABB`` on (4,6); first consistent: ``AAAA``).
-    """
+    """Options of the classic players."""
 
     first_guess: str | None = None
+    """A code; unset: the strategy chooses (Knuth: AABB on (4,6); first consistent: AAAA)."""
 
 
 @register_player("knuth")

@@ -43,24 +43,16 @@ NODE_LIMIT = 2_000_000
 
 
 class OnePlyParams(PlayerParams):
-    """Options of every exhaustive one-ply player.
-
-    Attributes:
-        ties: ``random`` (seeded by the game, the paper's choice) or ``lexicographic``
-            (the first tied code in A..Z order).
-        pool: guesses scored: ``consistent`` codes only (the paper) or ``all`` codes
-            (Kooi/Irving style; a consistent code is preferred among tied guesses).
-        mu: score only a random subset of at most μ consistent codes (seed 002 section 5):
-            the subset is both the candidates partitioned and, with ``pool: consistent``,
-            the guesses scored.
-        first_guess: a code such as ``AABC``; ``auto`` to let the strategy choose on the
-            empty board; unset for the player's documented default.
-    """
+    """Options of every exhaustive one-ply player."""
 
     ties: Ties = "random"
+    """How ties are broken: random (seeded by the game; the paper) or lexicographic."""
     pool: Pool = "consistent"
+    """Guesses scored: consistent codes (the paper) or all codes (consistent ones win ties)."""
     mu: PositiveInt | None = None
+    """Score only a random subset of at most mu consistent codes (seed 002 section 5)."""
     first_guess: str | None = None
+    """A code such as AABC; 'auto' lets the strategy choose; unset: AABC-shaped pattern."""
 
 
 @dataclass(frozen=True)

@@ -160,13 +160,10 @@ def build_tree(player: Player, params: dict[str, Any] | None = None) -> Decision
 
 
 class TreeParams(PlayerParams):
-    """Options of the ``tree`` player.
-
-    Attributes:
-        path: a decision tree saved by ``evo-mastermind tree`` (JSON).
-    """
+    """Options of the ``tree`` player."""
 
     path: str
+    """A decision tree saved by ``evo-mastermind tree`` (JSON)."""
 
 
 @cache
