@@ -5,7 +5,6 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
-WORKERS ?= 0
 
 PAPER_TABLES := table2 table4 table5 table6
 RUN := $(BIN)/evo-mastermind run --resume
@@ -33,6 +32,7 @@ test-slow: $(STAMP)
 reproduce: $(STAMP)
 	for table in $(PAPER_TABLES); do \
 	  $(RUN) configs/paper/$$table.yaml --out results/paper/$$table || exit $$?; \
+	  $(BIN)/evo-mastermind plot results/paper/$$table --kind distribution || exit $$?; \
 	done
 
 benchmark: $(STAMP)

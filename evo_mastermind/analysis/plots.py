@@ -63,6 +63,24 @@ def player_colours(labels: Sequence[str]) -> dict[str, str]:
     return {label: OKABE_ITO[index % len(OKABE_ITO)] for index, label in enumerate(labels)}
 
 
+HATCHES = ("", "////", "....", "xxxx")
+LINE_STYLES = ("-", "--", ":", "-.")
+LEGEND_INSIDE_LIMIT = 6
+"""With more players than this the legend moves beside the axes."""
+
+
+def _cycle(labels: Sequence[str], styles: Sequence[str]) -> dict[str, str]:
+    # Once the eight palette colours are used up, the next round differs in pattern.
+    return {label: styles[(i // len(OKABE_ITO)) % len(styles)] for i, label in enumerate(labels)}
+
+
+def _legend(axis: Any, title: str, count: int, inside: str = "best") -> None:
+    if count > LEGEND_INSIDE_LIMIT:
+        axis.legend(title=title, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    else:
+        axis.legend(title=title, fontsize=8, loc=inside)
+
+
 def _title(experiment: dict[str, Any], games: pd.DataFrame) -> str:
     return f"{experiment.get('name', 'experiment')}: {size_text(games)}"
 
@@ -97,7 +115,7 @@ def _panels(games: pd.DataFrame, experiment: dict[str, Any]) -> tuple[Figure, li
 def plot_distribution(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure:
     """Share of games solved in exactly n guesses, players side by side, means marked."""
     figure, axes, labels = _panels(games, experiment)
-    colours = player_colours(labels)
+    colours, hatches = player_colours(labels), _cycle(labels, HATCHES)
     for axis, (key, block) in zip(axes, blocks(games), strict=True):
         present = [label for label in labels if label in set(block["label"])]
         counts, shares = _solved_shares(block, present)
@@ -107,20 +125,29 @@ def plot_distribution(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure
             offset = (index - (len(present) - 1) / 2) * width
             # The mean's value goes in the legend: the dashed lines of close means overlap.
             name = f"{label} (mean {mean:.3f})"
-            axis.bar(counts + offset, shares[label], width, color=colours[label], label=name)
+            axis.bar(
+                counts + offset,
+                shares[label],
+                width,
+                color=colours[label],
+                hatch=hatches[label],
+                edgecolor="white",
+                linewidth=0,
+                label=name,
+            )
             axis.axvline(mean, color=colours[label], linestyle="--", linewidth=1.2)
         axis.set_xticks(counts)
         axis.set_xlabel("guesses to solve")
         axis.set_ylabel("share of games")
         axis.set_title(_block_name(key), fontsize=10)
-        axis.legend(title="player (dashed line: mean guesses)", fontsize=8)
+        _legend(axis, "player (dashed line: mean guesses)", len(present))
     return figure
 
 
 def plot_cumulative(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure:
     """Share of games solved within n guesses, one step line per player."""
     figure, axes, labels = _panels(games, experiment)
-    colours = player_colours(labels)
+    colours, styles = player_colours(labels), _cycle(labels, LINE_STYLES)
     for axis, (key, block) in zip(axes, blocks(games), strict=True):
         present = [label for label in labels if label in set(block["label"])]
         counts, shares = _solved_shares(block, present)
@@ -130,6 +157,7 @@ def plot_cumulative(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure:
                 shares[label].cumsum(),
                 where="post",
                 color=colours[label],
+                linestyle=styles[label],
                 label=label,
                 linewidth=1.8,
             )
@@ -138,7 +166,7 @@ def plot_cumulative(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure:
         axis.set_xlabel("guesses")
         axis.set_ylabel("share of games solved within n guesses")
         axis.set_title(_block_name(key), fontsize=10)
-        axis.legend(title="player", fontsize=8, loc="lower right")
+        _legend(axis, "player", len(present), inside="lower right")
     return figure
 
 

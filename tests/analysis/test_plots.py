@@ -159,3 +159,21 @@ def test_impossible_plots_are_one_line_errors(tmp_path: Path) -> None:
     with pytest.raises(AnalysisError, match=r"must end in \.png or \.pdf"):
         save_figure(figure, tmp_path / "plot.svg")
     assert set(PLOT_KINDS) == {"distribution", "cumulative", "evaluations", "heatmap"}
+
+
+@pytest.mark.parametrize("kind", ["distribution", "cumulative"])
+def test_many_players_get_patterns_and_an_outside_legend(kind: str) -> None:
+    probabilities = [0.0, 0.1, 0.3, 0.4, 0.2]
+    games = make_games({f"player {i}": probabilities for i in range(10)}, runs=1, games_per_run=20)
+    figure = make_figure(games, {"name": "many"}, kind)
+    axis = figure.axes[0]
+    legend = axis.get_legend()
+    assert legend is not None and len(legend.get_texts()) == 10
+    anchor = legend.get_bbox_to_anchor().transformed(axis.transAxes.inverted())
+    assert anchor.x0 > 1.0  # beside the axes, not over the bars
+    if kind == "distribution":
+        hatches = [patch.get_hatch() for patch in axis.patches[::5]]  # 5 bars a player
+        assert hatches[:8] == [""] * 8 and hatches[8] == hatches[9] == "////"
+    else:
+        styles = [line.get_linestyle() for line in axis.get_lines()]
+        assert styles[:8] == ["-"] * 8 and styles[8] == "--"

@@ -1,0 +1,29 @@
+"""The README's examples run as written."""
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+from evo_mastermind import Codemaker, CodeSpace, make_player, play_game
+from evo_mastermind.players import PLAYERS
+
+README = Path(__file__).parents[1] / "README.md"
+
+
+def test_the_add_a_player_example_registers_a_working_player() -> None:
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.DOTALL)
+    assert blocks, "the README lost its player example"
+    try:
+        exec(compile(blocks[0], str(README), "exec"), {})
+        space = CodeSpace(3, 3)
+        player = make_player("stubborn", space, {"colour": "B"})
+        game = play_game(player, Codemaker(space, "ABC"), np.random.default_rng(0), guess_limit=50)
+        assert game.moves[0].guess == "BBB" and game.n_guesses <= 50
+    finally:
+        PLAYERS.pop("stubborn", None)
+
+
+def test_the_readme_names_both_setup_commands() -> None:
+    text = README.read_text()
+    assert "make reproduce" in text and "make test" in text
