@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.compute as pc
 from tqdm import tqdm
 
 from evo_mastermind.codes import InvalidGameError
@@ -163,8 +165,8 @@ class _GroupQueue:
         self.last_size = len(keys)
         return keys
 
-    def learn(self, rows: list[dict[str, Any]]) -> None:
-        measured = sum(row["seconds"] for row in rows) / max(1, len(rows))
+    def learn(self, games: pa.Table) -> None:
+        measured = pc.mean(games["seconds"]).as_py() or 0.0
         previous = self.seconds_per_game
         self.seconds_per_game = measured if previous is None else 0.5 * (previous + measured)
 
@@ -191,8 +193,8 @@ def _play_all(
 
     refill()
     while executor.pending():
-        queue, rows = executor.next_done()
-        results.write_shard(rows)
-        queue.learn(rows)
-        bar.update(len(rows))
+        queue, games = executor.next_done()
+        results.write_shard(games)
+        queue.learn(games)
+        bar.update(games.num_rows)
         refill()

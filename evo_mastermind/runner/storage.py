@@ -103,13 +103,13 @@ class ResultsDir:
         data: dict[str, Any] = json.loads(self.manifest_path.read_text())
         return data
 
-    def write_shard(self, rows: list[dict[str, Any]]) -> Path:
-        """Write one batch's rows as a new shard: temporary name first, then renamed."""
+    def write_shard(self, games: pa.Table) -> Path:
+        """Write one batch's games as a new shard: temporary name first, then renamed."""
         self.games.mkdir(parents=True, exist_ok=True)
         numbers = [int(p.stem.split("-")[1]) for p in self.shards()]
         final = self.games / f"part-{max(numbers, default=-1) + 1:05d}.parquet"
         temporary = self.games / f".{final.name}.tmp"
-        pq.write_table(pa.Table.from_pylist(rows, schema=GAMES_SCHEMA), temporary)
+        pq.write_table(games, temporary)
         os.replace(temporary, final)
         return final
 

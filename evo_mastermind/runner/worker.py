@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pyarrow as pa
+
 from evo_mastermind.codes import CodeSpace
 from evo_mastermind.game import Codemaker, play_game
 from evo_mastermind.players import Player, make_player
 from evo_mastermind.runner.plan import Batch
+from evo_mastermind.runner.storage import GAMES_SCHEMA
 from evo_mastermind.seeding import game_rng
-
-Row = dict[str, Any]
 
 _players: dict[tuple[str, str, int, int], Player] = {}
 _PLAYER_CACHE_LIMIT = 32
@@ -33,11 +34,11 @@ def _player_for(batch: Batch) -> Player:
     return player
 
 
-def play_batch(batch: Batch) -> list[Row]:
-    """Play every game of the batch; one row per game (the games-table schema)."""
+def play_batch(batch: Batch) -> pa.Table:
+    """Play every game of the batch; one row per game, as a table of the games schema."""
     player = _player_for(batch)
     space = player.space
-    rows = []
+    columns: dict[str, list[Any]] = {name: [] for name in GAMES_SCHEMA.names}
     for key in batch.keys:
         rng = game_rng(batch.root_seed, key.label, key.run, key.secret, key.colors, key.occurrence)
         result = play_game(
@@ -48,20 +49,21 @@ def play_batch(batch: Batch) -> list[Row]:
             time_limit=batch.time_limit,
         )
         stats = result.stats
-        rows.append(
-            {
-                **key._asdict(),
-                "player": batch.player,
-                "params": batch.params_json,
-                "n_guesses": result.n_guesses,
-                "solved": result.solved,
-                "outcome": result.outcome,
-                "moves": [move.guess for move in result.moves],
-                "evaluations": stats.evaluations,
-                "distinct_codes": stats.distinct_codes,
-                "capped_guesses": stats.capped_guesses,
-                "seconds": result.seconds,
-                "player_seconds": result.player_seconds,
-            }
-        )
-    return rows
+        row = {
+            **key._asdict(),
+            "player": batch.player,
+            "params": batch.params_json,
+            "n_guesses": result.n_guesses,
+            "solved": result.solved,
+            "outcome": result.outcome,
+            "moves": [move.guess for move in result.moves],
+            "evaluations": stats.evaluations,
+            "distinct_codes": stats.distinct_codes,
+            "capped_guesses": stats.capped_guesses,
+            "seconds": result.seconds,
+            "player_seconds": result.player_seconds,
+        }
+        for name, values in columns.items():
+            values.append(row[name])
+    # Columns travel back to the main process as Arrow buffers: cheaper than row dicts.
+    return pa.Table.from_pydict(columns, schema=GAMES_SCHEMA)
