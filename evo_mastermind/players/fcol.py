@@ -14,6 +14,9 @@ is left. Larger games go in two steps:
    The last colour is not tested: it takes the remaining pegs. A *neutral* colour (absent,
    or with every peg placed) fills free pegs later; when there is none, the linear search
    goes on with ``l`` against the colour with the most pegs until one of the two is used up.
+   As in the seed, only a tested or used-up colour counts as neutral: colours left untested
+   because the counts already add up to the pegs are not (so an A/B code is placed by
+   that linear search).
 2. **Place each colour** (``ffc``), most pegs first, the last colour taking what is left:
    binary search over the free pegs (the colour on the first half, the neutral colour
    elsewhere: the blacks count its pegs there), recursing on both halves. A region shorter
