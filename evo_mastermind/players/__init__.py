@@ -1,6 +1,6 @@
 """Every registered player; importing this package fills the registry."""
 
-from evo_mastermind.players import classic, fcol, one_ply, rao, tree
+from evo_mastermind.players import classic, fcol, joint, one_ply, rao, tree
 from evo_mastermind.players.base import (
     PLAYERS,
     InvalidPlayerParamsError,
@@ -20,6 +20,7 @@ __all__ = [
     "UnknownPlayerError",
     "classic",
     "fcol",
+    "joint",
     "make_player",
     "one_ply",
     "rao",

@@ -1,0 +1,303 @@
+"""``joint``: this project's constructive player for large games (not a published algorithm).
+
+It keeps Rao's shape (seeds 000, 001): each colour is tested once, as a *filler* on most free
+pegs, while the other pegs *probe* colours already counted. Where Rao probes one peg per
+guess and reads the response by six rules, ``joint`` probes up to ``max_probes`` pegs and
+reads every response exactly with a :class:`~evo_mastermind.players.belief.JointBelief`
+(weighted rows of explicit placements with deferred pegs). The probes are chosen greedily to
+maximise the entropy of the guess's blacks over the rows (a weighted sample of at most
+``probe_sample`` rows), keeping the rows within ``row_cap``.
+
+Once every colour is counted, guesses are probes on a *background* colour: an absent colour
+when there is one, else a colour explicit everywhere, else the colour explicit on most
+positions (read through its complement, like a filler). Colours are made explicit
+everywhere as soon as that fits in ``row_cap`` rows; once all are, the player plays the row
+(a code consistent with every response) whose blacks split the rows best, unless a probe
+splits them clearly better.
+
+Randomness: the colour order when ``random``, and the row sample, both from the game's
+generator. Responses no code could give raise
+:class:`~evo_mastermind.game.InconsistentResponsesError`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import Field
+from scipy import sparse
+
+from evo_mastermind.codes import Code, CodeSpace
+from evo_mastermind.players.base import Player, PlayerParams, register_player
+from evo_mastermind.players.belief import UNSAID, JointBelief
+from evo_mastermind.scoring import Response
+
+ENDGAME_ROWS = 300
+"""At most this many rows (the likeliest) are weighed as guesses in the endgame."""
+
+MIN_GAIN = 0.02
+"""Bits a further probe must add to the blacks' entropy to be worth its rows."""
+
+Probe = tuple[int, int]
+"""A probe: (position, colour)."""
+
+
+class JointParams(PlayerParams):
+    """Options of the ``joint`` player.
+
+    Attributes:
+        color_order: the order colours are tested in, ``alphabetical`` or ``random``.
+        row_cap: the most rows the belief may grow to when choosing probes.
+        probe_sample: rows sampled (by weight) to score probes when there are more.
+        max_probes: the most probes in one guess.
+    """
+
+    color_order: Literal["alphabetical", "random"] = "alphabetical"
+    row_cap: int = Field(20_000, ge=64, le=1_000_000)
+    probe_sample: int = Field(1_000, ge=16, le=100_000)
+    max_probes: int = Field(16, ge=1, le=64)
+
+
+def entropy(shares: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Entropy in bits of each row of a matrix of shares (rows sum to one)."""
+    safe = np.where(shares > 1e-12, shares, 1.0)
+    return -(shares * np.log2(safe)).sum(axis=-1)
+
+
+@register_player("joint")
+class JointPlayer(Player):
+    """Rao-style colour tests with many probes per guess, read by exact joint inference."""
+
+    Params = JointParams
+
+    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+        super().__init__(space, params)
+        assert isinstance(self.params, JointParams)
+        self.options: JointParams = self.params
+        self.start(np.random.default_rng(0))
+
+    def start(self, rng: np.random.Generator) -> None:
+        """Begin a game: nothing known; shuffle the colours when the order is random."""
+        self.rng = rng
+        self.belief = JointBelief(self.space.pegs, self.space.colors)
+        colours = np.arange(self.space.colors)
+        if self.options.color_order == "random":
+            colours = rng.permutation(self.space.colors)
+        self.order = [int(c) for c in colours]
+        self.filler: int | None = None
+
+    # -- guessing ------------------------------------------------------------------------
+
+    def ask(self) -> Code:
+        """Test the next colour with probes, or probe on a background, or play a row."""
+        belief = self.belief
+        certain = belief.certain()
+        open_positions = np.flatnonzero(~certain)
+        if belief.unknown_pegs > 0:
+            colour = next(c for c in self.order if belief.counts[c] < 0)
+            room = open_positions.size - belief.unknown_pegs  # the filler must cover the rest
+            growth = np.full(self.space.pegs, 2.0)  # the filler may sit under any probe
+            probes, _ = self._choose_probes(
+                open_positions, min(room, self.options.max_probes), growth
+            )
+            self.filler = colour
+            return self._compose(colour, certain, probes)
+        for absent in np.flatnonzero(belief.counts < 0).tolist():
+            belief.learn_count(absent, 0)  # every peg is counted: the rest are absent
+        belief.settle(self.options.row_cap)
+        background = self._background()
+        growth = np.where(belief.zone[background], 1.0, 2.0)
+        probes, gain = self._choose_probes(
+            open_positions, self.options.max_probes, growth, background
+        )
+        if all(belief.explicit(c) for c in np.flatnonzero(belief.counts > 0).tolist()):
+            row, row_gain = self._best_row()
+            if row_gain >= gain - MIN_GAIN or not probes:
+                self.filler = None
+                return row
+        if not probes:
+            self._force_progress()
+            return self.ask()
+        self.filler = background
+        return self._compose(background, certain, probes)
+
+    def _compose(self, fill: int, certain: npt.NDArray[np.bool_], probes: list[Probe]) -> Code:
+        guess = np.full(self.space.pegs, fill, dtype=np.uint8)
+        guess[certain] = self.belief.rows[0, certain]
+        for position, colour in probes:
+            guess[position] = colour
+        return guess
+
+    def _background(self) -> int:
+        counts, belief = self.belief.counts, self.belief
+        absent = np.flatnonzero(counts == 0)
+        if absent.size:
+            return int(absent[0])
+        present = np.flatnonzero(counts > 0)
+        coverage = belief.zone[present].sum(axis=1) * (self.space.pegs + 1) + counts[present]
+        return int(present[np.argmax(coverage)])
+
+    def _force_progress(self) -> None:
+        """No probe is informative yet: make the cheapest colour explicit somewhere more."""
+        belief = self.belief
+        everywhere = np.arange(self.space.pegs)
+        present = np.flatnonzero(belief.counts > 0).tolist()
+        hidden = [c for c in present if not belief.explicit(c)]
+        sizes = [belief.expansion_size(c, everywhere) for c in hidden]
+        colour = hidden[int(np.argmin(sizes))]
+        if min(sizes) <= 20 * self.options.row_cap:
+            belief.expand(colour, everywhere)
+        else:
+            spot = np.flatnonzero(~belief.zone[colour] & (belief.rows == UNSAID).any(axis=0))
+            belief.expand(colour, spot[:1])
+
+    def _sample(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+        """Rows to score probes on, and their weights."""
+        count = len(self.belief.rows)
+        if count <= self.options.probe_sample:
+            return np.arange(count), self.belief.weight
+        size = self.options.probe_sample
+        picked = self.rng.choice(count, size=size, p=self.belief.weight)
+        return picked, np.full(size, 1.0 / size)
+
+    def _choose_probes(
+        self,
+        positions: npt.NDArray[np.int64],
+        limit: int,
+        growth: npt.NDArray[np.float64],
+        background: int | None = None,
+    ) -> tuple[list[Probe], float]:
+        """Greedy probes maximising the entropy of the blacks; their entropy in bits.
+
+        ``growth[p]`` is the factor by which a probe at ``p`` multiplies the rows before any
+        probe colour is made explicit there (2 when the filler may sit under it). A counted
+        ``background`` on the other open pegs adds its own blacks, which a probe removes
+        where it covers one. A colour's chance to be at a position is exact on the sampled
+        rows where it is explicit, else its mean chance of a deferred peg per open place.
+        """
+        belief = self.belief
+        colors, pegs = self.space.colors, self.space.pegs
+        candidate = belief.counts > 0
+        if background is not None:
+            candidate[background] = False
+        if limit <= 0 or positions.size == 0 or not candidate.any():
+            return [], 0.0
+        picked, weight = self._sample()
+        # Row entries shifted by one: 0 for unsaid, 1 + colour otherwise.
+        entries = belief.rows[picked][:, positions].astype(np.int64) + 1
+        unsaid = (entries == 0).astype(np.float64)
+        spread = belief.available()[picked]
+        chance = np.divide(
+            belief.deferred[picked], spread, out=np.zeros(spread.shape), where=spread > 0
+        )
+        mean_chance = weight @ chance
+        explicit = belief.zone[:, positions].T  # (positions, colours)
+        # One-hot of (position, entry) per sampled row: grouping rows is one sparse product.
+        slots = (np.arange(positions.size) * (colors + 1))[None, :] + entries
+        width = positions.size * (colors + 1)
+        onehot = sparse.csr_matrix(
+            (np.ones(slots.size), slots.ravel(), np.arange(0, slots.size + 1, positions.size)),
+            shape=(picked.size, width),
+        ).T.tocsr()
+
+        def grouped(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+            """Per (position, entry, level): sums of ``values`` (rows, levels) by entry."""
+            sums = np.asarray(onehot @ values)
+            return sums.reshape(positions.size, colors + 1, values.shape[1])
+
+        def presence_sums(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+            """Per (position, colour, level): ``values`` weighted by each row's chance."""
+            sums = grouped(values)
+            guessed = mean_chance[None, :, None] * sums[:, :1, :]
+            return np.where(explicit[:, :, None], sums[:, 1:], guessed)
+
+        def background_sums(
+            values: npt.NDArray[np.float64], colour: int
+        ) -> npt.NDArray[np.float64]:
+            """Per (position, level): ``values`` summed over rows with ``colour`` there."""
+            exact = grouped(values)[:, colour + 1]
+            guessed = grouped(chance[:, colour][:, None] * values)[:, 0]
+            return np.where(explicit[:, colour][:, None], exact, guessed)
+
+        marginal = presence_sums(weight[:, None])[:, :, 0]
+        useful = candidate[None, :] & (marginal > 1e-9) & (marginal < 1 - 1e-9)
+        cost = growth[positions][:, None] * np.where(explicit, 1.0, 2.0)
+        blacks = np.zeros((picked.size, pegs + 1))
+        if background is None or belief.counts[background] == 0:
+            blacks[:, 0] = 1.0
+        else:
+            on_open = (entries == background + 1).sum(axis=1)
+            if not belief.explicit(background):
+                on_open = on_open + belief.deferred[picked, background]
+            blacks[np.arange(picked.size), on_open] = 1.0
+        total_rows, spent, best = len(belief.rows), 1.0, 0.0
+        probes: list[Probe] = []
+        for _ in range(limit):
+            allowed = useful & (total_rows * spent * cost <= self.options.row_cap)
+            if not allowed.any():
+                break
+            up = np.zeros_like(blacks)
+            up[:, 1:] = blacks[:, :-1]
+            up = weight[:, None] * (up - blacks)
+            shares = (weight @ blacks) + presence_sums(up)
+            if background is not None and belief.counts[background] > 0:
+                down = np.zeros_like(blacks)
+                down[:, :-1] = blacks[:, 1:]
+                down = weight[:, None] * (down - blacks)
+                shares = shares + background_sums(down, background)[:, None, :]
+            scores = np.where(allowed, entropy(shares), -1.0)
+            i, j = np.unravel_index(int(np.argmax(scores)), scores.shape)
+            if scores[i, j] <= best + MIN_GAIN:
+                break
+            best = float(scores[i, j])
+            hit = self._presence(entries[:, i], unsaid[:, i], chance, explicit[i], int(j))
+            gone = np.zeros(picked.size)
+            if background is not None and belief.counts[background] > 0:
+                gone = self._presence(entries[:, i], unsaid[:, i], chance, explicit[i], background)
+            moved = blacks * (1 - hit - gone)[:, None]
+            moved[:, 1:] += blacks[:, :-1] * hit[:, None]
+            moved[:, :-1] += blacks[:, 1:] * gone[:, None]
+            blacks = moved
+            spent *= cost[i, j]
+            useful[i, :] = False
+            probes.append((int(positions[i]), int(j)))
+        return probes, best
+
+    @staticmethod
+    def _presence(
+        entries: npt.NDArray[np.int64],
+        unsaid: npt.NDArray[np.float64],
+        chance: npt.NDArray[np.float64],
+        explicit: npt.NDArray[np.bool_],
+        colour: int,
+    ) -> npt.NDArray[np.float64]:
+        """Each sampled row's chance of having ``colour`` at one position."""
+        if explicit[colour]:
+            return (entries == colour + 1).astype(np.float64)
+        return unsaid * chance[:, colour]
+
+    def _best_row(self) -> tuple[Code, float]:
+        """The row (a consistent code) whose blacks split the rows best, and that entropy."""
+        belief = self.belief
+        order = np.argsort(-belief.weight, kind="stable")[:ENDGAME_ROWS]
+        rows = belief.rows.astype(np.int64)
+        picked, weight = self._sample()
+        scored = rows[picked]
+        scores = np.empty(order.size)
+        for index, candidate in enumerate(rows[order]):
+            blacks = (scored == candidate).sum(axis=1)
+            shares = np.bincount(blacks, weight, self.space.pegs + 1).astype(np.float64)
+            # A row may be the secret: its own chance breaks near-ties in its favour.
+            scores[index] = entropy(shares) + belief.weight[order[index]]
+        best = int(np.argmax(scores))
+        return rows[order[best]].astype(np.uint8), float(scores[best])
+
+    # -- reading responses ---------------------------------------------------------------
+
+    def tell(self, guess: Code, response: Response) -> None:
+        """Filter the belief by the response; make colours explicit when cheap."""
+        self.belief.observe(guess, response.black, response.white, self.filler)
+        growing = self.belief.unknown_pegs > 0
+        self.belief.settle(len(self.belief.rows) if growing else self.options.row_cap)
