@@ -36,16 +36,58 @@ UNSAID = -1
 """A row's entry where it says nothing."""
 
 
+SHARED_PAIRS = 1 << 22
+"""Expansions test one shared list of subsets against every row when that makes at most this
+many (row, subset) pairs; otherwise rows are grouped by their open places."""
+
+
 @cache
-def small_subsets(length: int, most: int) -> npt.NDArray[np.bool_]:
-    """Every subset of ``range(length)`` with at most ``most`` members, as boolean rows."""
-    subsets = [np.zeros(length, dtype=bool)]
-    for size in range(1, min(length, most) + 1):
-        for members in itertools.combinations(range(length), size):
-            subset = np.zeros(length, dtype=bool)
-            subset[list(members)] = True
-            subsets.append(subset)
-    return np.array(subsets, dtype=bool).reshape(-1, length)
+def small_subsets(length: int, least: int, most: int) -> npt.NDArray[np.bool_]:
+    """Every subset of ``range(length)`` with ``least`` to ``most`` members, as boolean rows."""
+    blocks = []
+    for size in range(max(least, 0), min(length, most) + 1):
+        members = np.array(list(itertools.combinations(range(length), size)), dtype=np.int64)
+        block = np.zeros((len(members), length), dtype=bool)
+        block[np.arange(len(members))[:, None], members.reshape(len(members), size)] = True
+        blocks.append(block)
+    return np.concatenate(blocks) if blocks else np.zeros((0, length), dtype=bool)
+
+
+def _placements(
+    open_places: npt.NDArray[np.bool_],
+    least: npt.NDArray[np.int64],
+    most: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """Every (row, subset of its open places) with a size in the row's [least, most].
+
+    One list of subsets of the open columns serves every row when it is short; otherwise
+    rows that share their open places and bounds share an enumeration of their own.
+    """
+    columns = np.flatnonzero(open_places.any(axis=0))
+    low, high = int(least.min(initial=0)), int(most.max(initial=0))
+    shared = sum(comb(columns.size, size) for size in range(max(low, 0), high + 1))
+    if shared * open_places.shape[0] <= SHARED_PAIRS:
+        local = small_subsets(columns.size, low, high)
+        subsets = np.zeros((local.shape[0], open_places.shape[1]), dtype=bool)
+        subsets[:, columns] = local
+        sizes = subsets.sum(axis=1)
+        blocked = (~open_places).astype(np.int64) @ subsets.T.astype(np.int64)
+        fits = (sizes[None, :] >= least[:, None]) & (sizes[None, :] <= most[:, None])
+        row, choice = np.nonzero((blocked == 0) & fits)
+        return row, subsets[choice]
+    rows: list[npt.NDArray[np.int64]] = []
+    masks: list[npt.NDArray[np.bool_]] = []
+    keys = np.concatenate([open_places, least[:, None], most[:, None]], axis=1).astype(np.int64)
+    patterns, group = np.unique(keys, axis=0, return_inverse=True)
+    for index, pattern in enumerate(patterns):
+        members = np.flatnonzero(group.ravel() == index)
+        spots = np.flatnonzero(pattern[:-2])
+        local = small_subsets(spots.size, int(pattern[-2]), int(pattern[-1]))
+        subsets = np.zeros((local.shape[0], open_places.shape[1]), dtype=bool)
+        subsets[:, spots] = local
+        rows.append(np.repeat(members, local.shape[0]))
+        masks.append(np.tile(subsets, (members.size, 1)))
+    return np.concatenate(rows), np.concatenate(masks)
 
 
 def as_bits(masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint64]:
@@ -143,24 +185,20 @@ class JointBelief:
         if new.size == 0:
             return
         pending = self.deferred[:, colour].astype(np.int64)
-        subsets = small_subsets(new.size, int(min(pending.max(initial=0), new.size)))
         open_places = self.rows[:, new] == UNSAID
-        blocked = (~open_places).astype(np.int64) @ subsets.T.astype(np.int64)
-        sizes = subsets.sum(axis=1)
         spread = self.available(np.array([colour]))[:, 0]
         opened = open_places.sum(axis=1)
         # Pegs not placed here must still fit in the colour's open places elsewhere.
-        least = pending - (spread - opened)
-        fits = (sizes[None, :] <= pending[:, None]) & (sizes[None, :] >= least[:, None])
-        row, choice = np.nonzero((blocked == 0) & fits)
-        taken = sizes[choice]
+        least = np.maximum(pending - (spread - opened), 0)
+        row, chosen = _placements(open_places, least, np.minimum(pending, opened))
+        taken = chosen.sum(axis=1)
         # Prior: the chance that exactly these of the open places hold the deferred pegs.
         spread, opened = spread[row], opened[row]
         table = binomials(self.pegs)
         chance = table[spread - opened, pending[row] - taken] / table[spread, pending[row]]
         rows = self.rows[row]
         block = rows[:, new]
-        block[subsets[choice]] = colour
+        block[chosen] = colour
         rows[:, new] = block
         deferred = self.deferred[row]
         deferred[:, colour] -= taken.astype(np.int16)

@@ -1,7 +1,8 @@
 """``joint``: this project's constructive player for large games (not a published algorithm).
 
 It keeps Rao's shape (seeds 000, 001): each colour is tested once, as a *filler* on most free
-pegs, while the other pegs *probe* colours already counted. Where Rao probes one peg per
+pegs, while the other pegs *probe* colours already counted (the last colour is not tested:
+it takes the pegs the others leave). Where Rao probes one peg per
 guess and reads the response by six rules, ``joint`` probes up to ``max_probes`` pegs and
 reads every response exactly with a :class:`~evo_mastermind.players.belief.JointBelief`
 (weighted rows of explicit placements with deferred pegs). The probes are chosen greedily to
@@ -93,6 +94,10 @@ class JointPlayer(Player):
     def ask(self) -> Code:
         """Test the next colour with probes, or probe on a background, or play a row."""
         belief = self.belief
+        untested = [c for c in self.order if belief.counts[c] < 0]
+        if len(untested) == 1 and belief.unknown_pegs > 0:
+            belief.learn_count(untested[0], belief.unknown_pegs)  # the last colour takes the rest
+            belief.settle(self.options.row_cap)
         certain = belief.certain()
         open_positions = np.flatnonzero(~certain)
         if belief.unknown_pegs > 0:

@@ -1,3 +1,5 @@
+import itertools
+
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -6,6 +8,7 @@ from hypothesis import strategies as st
 
 from evo_mastermind.codes import Codes, CodeSpace
 from evo_mastermind.game import Codemaker, InconsistentResponsesError, play_game
+from evo_mastermind.players import belief as belief_module
 from evo_mastermind.players import make_player
 from evo_mastermind.players.belief import UNSAID, JointBelief
 from evo_mastermind.players.joint import JointPlayer
@@ -169,3 +172,44 @@ def test_random_lies_are_caught(seed: int, pegs: int, colors: int) -> None:
     liar = RandomCodemaker(space, seed)
     with pytest.raises(InconsistentResponsesError, match="contradict"):
         play_game(make_player("joint", space), liar, np.random.default_rng(seed), 500)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    open_places=st.lists(st.lists(st.booleans(), min_size=6, max_size=6), min_size=1, max_size=5),
+    bounds=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=5, max_size=5),
+    shared=st.booleans(),
+)
+def test_placements_are_every_subset_of_each_rows_open_places_within_its_bounds(
+    open_places: list[list[bool]], bounds: list[tuple[int, int]], shared: bool
+) -> None:
+    places = np.array(open_places, dtype=bool)
+    least = np.array([low for low, _ in bounds[: len(places)]], dtype=np.int64)
+    most = np.array([high for _, high in bounds[: len(places)]], dtype=np.int64)
+    pairs = belief_module.SHARED_PAIRS
+    belief_module.SHARED_PAIRS = pairs if shared else 0
+    try:
+        rows, masks = belief_module._placements(places, least, most)
+    finally:
+        belief_module.SHARED_PAIRS = pairs
+    found = {(int(r), tuple(m)) for r, m in zip(rows, masks, strict=True)}
+    assert len(found) == len(rows)
+    expected = {
+        (r, tuple(np.isin(np.arange(6), members)))
+        for r in range(len(places))
+        for size in range(least[r], most[r] + 1)
+        for members in itertools.combinations(np.flatnonzero(places[r]), size)
+    }
+    assert found == expected
+
+
+def test_a_colour_that_must_fill_the_open_places_is_placed_without_enumerating_them() -> None:
+    # C is counted and located by guess 17; Z, never tested, takes the other 15 pegs. Listing
+    # every subset of 26 positions up to size 15 (about 6e7) once took minutes here.
+    space = CodeSpace(26, 26)
+    secret = "CCZZCZZZZZZCZZCCCZCZZCZCZC"
+    game = play_game(
+        make_player("joint", space), Codemaker(space, secret), np.random.default_rng(1)
+    )
+    assert game.solved and game.n_guesses <= 30
+    assert "Z" not in "".join(move.guess for move in game.moves[:-1])
