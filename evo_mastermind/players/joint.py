@@ -2,12 +2,19 @@
 
 It keeps Rao's shape (seeds 000, 001): each colour is tested once, as a *filler* on most free
 pegs, while the other pegs *probe* colours already counted (the last colour is not tested:
-it takes the pegs the others leave). Where Rao probes one peg per
-guess and reads the response by six rules, ``joint`` probes up to ``max_probes`` pegs and
-reads every response exactly with a :class:`~evo_mastermind.players.belief.JointBelief`
-(weighted rows of explicit placements with deferred pegs). The probes are chosen greedily to
+it takes the pegs the others leave). Where Rao probes one peg per guess and reads the
+response by six rules, ``joint`` probes up to ``max_probes`` pegs and reads every response
+exactly with a :class:`~evo_mastermind.players.belief.JointBelief` (weighted rows of
+explicit placements with deferred pegs). The probes are chosen greedily to
 maximise the entropy of the guess's blacks over the rows (a weighted sample of at most
 ``probe_sample`` rows), keeping the rows within ``row_cap``.
+
+When several untested colours are likely all absent (judged from the share of absent colours
+so far, or from how few pegs are left uncounted), they are *group tested*: each on an equal
+share of the open pegs. A total of 0 (blacks + whites, less the counted colours) rules them
+all out at once; otherwise they are tested one by one, and a total too small to have filled
+any share gives the last one's count. A positive group test's blacks are not read, so the
+belief then keeps every consistent code but may keep a few more.
 
 Once every colour is counted, guesses are probes on a *background* colour: an absent colour
 when there is one, else a colour explicit everywhere, else the colour explicit on most
@@ -33,6 +40,7 @@ from scipy import sparse
 from evo_mastermind.codes import Code, CodeSpace
 from evo_mastermind.players.base import Player, PlayerParams, register_player
 from evo_mastermind.players.belief import UNSAID, JointBelief
+from evo_mastermind.players.rao import contradiction
 from evo_mastermind.scoring import Response
 
 ENDGAME_ROWS = 300
@@ -40,6 +48,12 @@ ENDGAME_ROWS = 300
 
 MIN_GAIN = 0.02
 """Bits a further probe must add to the blacks' entropy to be worth its rows."""
+
+GROUP_ODDS = 0.5
+"""A group test is played when all its colours are absent with at least this chance."""
+
+MAX_GROUP = 8
+"""The most new colours in one group test."""
 
 Probe = tuple[int, int]
 """A probe: (position, colour)."""
@@ -53,12 +67,14 @@ class JointParams(PlayerParams):
         row_cap: the most rows the belief may grow to when choosing probes.
         probe_sample: rows sampled (by weight) to score probes when there are more.
         max_probes: the most probes in one guess.
+        group_tests: test several new colours in one guess when they are likely all absent.
     """
 
     color_order: Literal["alphabetical", "random"] = "alphabetical"
     row_cap: int = Field(20_000, ge=64, le=1_000_000)
     probe_sample: int = Field(1_000, ge=16, le=100_000)
     max_probes: int = Field(16, ge=1, le=64)
+    group_tests: bool = True
 
 
 def entropy(shares: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -88,20 +104,31 @@ class JointPlayer(Player):
             colours = rng.permutation(self.space.colors)
         self.order = [int(c) for c in colours]
         self.filler: int | None = None
+        self.group: list[int] = []  # the colours of a pending group test
+        self.group_room = 0  # the fewest pegs any of them covered
+        # Positive group tests: their colours, and their total when no share was filled.
+        self.sums: list[tuple[list[int], int | None]] = []
 
     # -- guessing ------------------------------------------------------------------------
 
     def ask(self) -> Code:
         """Test the next colour with probes, or probe on a background, or play a row."""
         belief = self.belief
+        self._infer_from_sums()
         untested = [c for c in self.order if belief.counts[c] < 0]
         if len(untested) == 1 and belief.unknown_pegs > 0:
             belief.learn_count(untested[0], belief.unknown_pegs)  # the last colour takes the rest
+        if belief.unknown_pegs == 0:
+            for absent in np.flatnonzero(belief.counts < 0).tolist():
+                belief.learn_count(absent, 0)  # every peg is counted: the rest are absent
             belief.settle(self.options.row_cap)
         certain = belief.certain()
         open_positions = np.flatnonzero(~certain)
         if belief.unknown_pegs > 0:
-            colour = next(c for c in self.order if belief.counts[c] < 0)
+            size = self._group_size(untested, open_positions.size)
+            if size > 1:
+                return self._group_test(untested[:size], certain, open_positions)
+            colour = untested[0]
             room = open_positions.size - belief.unknown_pegs  # the filler must cover the rest
             growth = np.full(self.space.pegs, 2.0)  # the filler may sit under any probe
             probes, _ = self._choose_probes(
@@ -109,9 +136,6 @@ class JointPlayer(Player):
             )
             self.filler = colour
             return self._compose(colour, certain, probes)
-        for absent in np.flatnonzero(belief.counts < 0).tolist():
-            belief.learn_count(absent, 0)  # every peg is counted: the rest are absent
-        belief.settle(self.options.row_cap)
         background = self._background()
         growth = np.where(belief.zone[background], 1.0, 2.0)
         probes, gain = self._choose_probes(
@@ -127,6 +151,53 @@ class JointPlayer(Player):
             return self.ask()
         self.filler = background
         return self._compose(background, certain, probes)
+
+    def _group_size(self, untested: list[int], open_count: int) -> int:
+        """How many new colours to test at once (1: a single test with probes).
+
+        The chance that k new colours are all absent is taken as the larger of two
+        estimates: the share of absent colours so far (with one absent and one present
+        colour added) to the power k, and the chance that the uncounted pegs all avoid k
+        of the untested colours when spread uniformly over them.
+        """
+        counts = self.belief.counts
+        pending = any(any(counts[c] < 0 for c in colours) for colours, _ in self.sums)
+        if not self.options.group_tests or pending or len(untested) < 3:
+            return 1
+        tested = int((counts >= 0).sum())
+        absent_share = (int((counts == 0).sum()) + 1) / (tested + 2)
+        left, untried = self.belief.unknown_pegs, len(untested)
+        size = 1
+        for k in range(2, min(untried - 1, MAX_GROUP, open_count) + 1):
+            spread_odds = ((untried - k) / untried) ** left
+            if max(absent_share**k, spread_odds) >= GROUP_ODDS:
+                size = k
+        return size
+
+    def _group_test(
+        self,
+        colours: list[int],
+        certain: npt.NDArray[np.bool_],
+        open_positions: npt.NDArray[np.int64],
+    ) -> Code:
+        """New colours on equal shares of the open pegs: a total of 0 rules them all out."""
+        guess = np.zeros(self.space.pegs, dtype=np.uint8)
+        guess[certain] = self.belief.rows[0, certain]
+        shares = np.array_split(open_positions, len(colours))
+        for colour, share in zip(colours, shares, strict=True):
+            guess[share] = colour
+        self.group, self.group_room = colours, min(share.size for share in shares)
+        self.filler = None
+        return guess
+
+    def _infer_from_sums(self) -> None:
+        """A group's last uncounted colour has what its total leaves."""
+        counts = self.belief.counts
+        for colours, total in self.sums:
+            uncounted = [c for c in colours if counts[c] < 0]
+            if len(uncounted) == 1 and total is not None:
+                others = sum(int(counts[c]) for c in colours if c != uncounted[0])
+                self.belief.learn_count(uncounted[0], total - others)
 
     def _compose(self, fill: int, certain: npt.NDArray[np.bool_], probes: list[Probe]) -> Code:
         guess = np.full(self.space.pegs, fill, dtype=np.uint8)
@@ -303,6 +374,29 @@ class JointPlayer(Player):
 
     def tell(self, guess: Code, response: Response) -> None:
         """Filter the belief by the response; make colours explicit when cheap."""
-        self.belief.observe(guess, response.black, response.white, self.filler)
+        if self.group:
+            self._read_group(guess, response)
+        else:
+            self.belief.observe(guess, response.black, response.white, self.filler)
         growing = self.belief.unknown_pegs > 0
         self.belief.settle(len(self.belief.rows) if growing else self.options.row_cap)
+
+    def _read_group(self, guess: Code, response: Response) -> None:
+        """A group test's total: 0 rules every colour out; a small total is kept."""
+        belief, group = self.belief, self.group
+        self.group = []
+        played = np.bincount(guess, minlength=self.space.colors)
+        known = sum(
+            min(int(played[c]), int(belief.counts[c]))
+            for c in np.flatnonzero(played).tolist()
+            if c not in group
+        )
+        total = response.black + response.white - known
+        if not 0 <= total <= belief.unknown_pegs:
+            raise contradiction(f"{response} leaves {total} pegs to colours never played before")
+        if total == 0:
+            for colour in group:
+                belief.learn_count(colour, 0)
+            belief.observe(guess, response.black, response.white, None)
+        else:  # when no colour can have filled its share, the total is their exact sum
+            self.sums.append((group, total if total < self.group_room else None))

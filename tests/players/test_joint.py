@@ -56,7 +56,7 @@ def consistent(space: CodeSpace, history: list[tuple[npt.NDArray[np.uint8], Resp
     seed=st.integers(0, 10**6),
     row_cap=st.sampled_from([64, 2000]),
 )
-def test_the_belief_describes_exactly_the_consistent_codes_after_every_response(
+def test_the_belief_describes_the_consistent_codes_after_every_response(
     pegs: int, colors: int, seed: int, row_cap: int
 ) -> None:
     space = CodeSpace(pegs, colors)
@@ -73,10 +73,12 @@ def test_the_belief_describes_exactly_the_consistent_codes_after_every_response(
             return
         player.tell(guess, response)
         history.append((guess, response))
-        truth = consistent(space, history)
+        truth = set(space.indices(consistent(space, history)).tolist())
         counts = described(player.belief, space.all_codes)
-        assert set(np.flatnonzero(counts)) == set(space.indices(truth).tolist())
-        assert counts.max() == 1  # rows never overlap
+        kept = set(np.flatnonzero(counts).tolist())
+        assert truth <= kept and counts.max() == 1  # the secret is never lost; rows never overlap
+        if not player.sums:  # a positive group test's blacks are not read
+            assert kept == truth
     raise AssertionError("40 guesses on a space of at most 3125 codes")
 
 
@@ -208,8 +210,7 @@ def test_a_colour_that_must_fill_the_open_places_is_placed_without_enumerating_t
     # every subset of 26 positions up to size 15 (about 6e7) once took minutes here.
     space = CodeSpace(26, 26)
     secret = "CCZZCZZZZZZCZZCCCZCZZCZCZC"
-    game = play_game(
-        make_player("joint", space), Codemaker(space, secret), np.random.default_rng(1)
-    )
+    player = make_player("joint", space, {"group_tests": False})
+    game = play_game(player, Codemaker(space, secret), np.random.default_rng(1))
     assert game.solved and game.n_guesses <= 30
     assert "Z" not in "".join(move.guess for move in game.moves[:-1])
