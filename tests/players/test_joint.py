@@ -214,3 +214,16 @@ def test_a_colour_that_must_fill_the_open_places_is_placed_without_enumerating_t
     game = play_game(player, Codemaker(space, secret), np.random.default_rng(1))
     assert game.solved and game.n_guesses <= 30
     assert "Z" not in "".join(move.guess for move in game.moves[:-1])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scsa", sorted(SCSAS))
+def test_wins_every_one_of_many_games_at_26_by_26(scsa: str) -> None:
+    space = CodeSpace(26, 26)
+    player = make_player("joint", space)
+    for secret in draw_secrets(scsa, space, np.random.default_rng(2626), 25):
+        text = space.format(secret)
+        game = play_game(
+            player, Codemaker(space, text), game_rng(7, "joint", 0, text), guess_limit=100
+        )
+        assert game.solved and game.n_guesses <= 60, (text, game.n_guesses)

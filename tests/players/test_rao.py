@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from evo_mastermind.codes import CodeSpace
 from evo_mastermind.game import Codemaker, GameResult, InconsistentResponsesError, play_game
 from evo_mastermind.players import make_player
+from evo_mastermind.players.tree import build_tree
 from evo_mastermind.scsa import SCSAS, draw_secrets
 from evo_mastermind.seeding import game_rng
 from tests.players.lying import RandomCodemaker, SilentCodemaker, SwitchingCodemaker
@@ -165,3 +166,33 @@ def test_random_lies_are_caught_within_a_bounded_number_of_guesses(
     liar = RandomCodemaker(space, seed)
     with pytest.raises(InconsistentResponsesError, match="contradict"):
         play_game(player, liar, np.random.default_rng(seed), colors + pegs**2 + 1)
+
+
+def test_alphabetical_rao_has_a_decision_tree_on_4_by_6() -> None:
+    # FBI report 6.45 guesses on (4,6) over 100 random secrets (seed 001, "Scalability").
+    space = CodeSpace(4, 6)
+    means = {}
+    for variant in ("breniac", "fbi"):
+        counts = build_tree(make_player("rao", space, {"variant": variant})).guess_counts()
+        assert counts.size == 1296 and counts.min() >= 1
+        means[variant] = counts.mean()
+    assert 5.8 < means["breniac"] < means["fbi"] < 6.7, means
+
+
+@pytest.mark.parametrize(
+    ("pegs", "colors", "low", "high", "least_won", "most_won"),
+    [(8, 10, 14.9, 16.2, 1.0, 1.0), (22, 24, 77.0, 84.5, 0.88, 0.98)],
+)
+def test_the_fbi_variant_matches_seed_001_tournament_figures(
+    pegs: int, colors: int, low: float, high: float, least_won: float, most_won: float
+) -> None:
+    # Seed 001: InsertColors (8,10) 15.56 guesses, all won; (22,24) 79.78, 94 of 100 won.
+    space = CodeSpace(pegs, colors)
+    player = make_player("rao", space, {"variant": "fbi"})
+    games = [
+        play_game(player, Codemaker(space, secret), np.random.default_rng(0), guess_limit=100)
+        for secret in draw_secrets("insert_colors", space, np.random.default_rng(2021), 300)
+    ]
+    mean = np.mean([game.n_guesses for game in games])
+    won = np.mean([game.solved for game in games])
+    assert low < mean < high and least_won <= won <= most_won, (mean, won)
