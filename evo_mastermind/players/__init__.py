@@ -1,6 +1,6 @@
 """Every registered player; importing this package fills the registry."""
 
-from evo_mastermind.players import classic, one_ply, tree
+from evo_mastermind.players import classic, fcol, joint, one_ply, rao, tree
 from evo_mastermind.players.base import (
     PLAYERS,
     InvalidPlayerParamsError,
@@ -19,8 +19,11 @@ __all__ = [
     "PlayerParams",
     "UnknownPlayerError",
     "classic",
+    "fcol",
+    "joint",
     "make_player",
     "one_ply",
+    "rao",
     "register_player",
     "tree",
     "validate_params",
