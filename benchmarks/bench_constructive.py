@@ -59,7 +59,7 @@ def measure(label: str, scsa: str, space: CodeSpace, secrets: int) -> dict[str, 
         game = play_game(
             player,
             Codemaker(space, text),
-            game_rng(ROOT_SEED, label, 0, text),
+            game_rng(ROOT_SEED, label, 0, text, space.colors),
             guess_limit=GUESS_LIMIT,
             time_limit=TIME_LIMIT,
         )

@@ -20,6 +20,11 @@ Outcome = Literal["solved", "guess_limit", "time_limit", "invalid_guess"]
 class InconsistentResponsesError(RuntimeError):
     """No code agrees with every response: the codemaker lied or was given a wrong secret."""
 
+    @classmethod
+    def because(cls, detail: str) -> InconsistentResponsesError:
+        """The error, with what gave the contradiction away."""
+        return cls(f"the codemaker's responses contradict each other: {detail}")
+
 
 class InvalidGuessError(ValueError):
     """A player offered something that is not a code of this game."""

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evo_mastermind.codes import Code
-from evo_mastermind.players.rao import contradiction
+from evo_mastermind.game import InconsistentResponsesError
 
 UNSAID = -1
 """A row's entry where it says nothing."""
@@ -171,13 +171,17 @@ class JointBelief:
     def learn_count(self, colour: int, count: int) -> None:
         """Record a colour's count; its pegs start deferred."""
         if not 0 <= count <= self.unknown_pegs + max(self.counts[colour], 0):
-            raise contradiction(f"a colour count of {count} leaves no room in the code")
+            raise InconsistentResponsesError.because(
+                f"a colour count of {count} leaves no room in the code"
+            )
         self.counts[colour] = count
         self.deferred[:, colour] = count
         if count == 0:
             self.zone[colour] = True
         if (self.counts >= 0).all() and self.unknown_pegs:
-            raise contradiction("every colour is counted but the counts fall short of the pegs")
+            raise InconsistentResponsesError.because(
+                "every colour is counted but the counts fall short of the pegs"
+            )
 
     def expand(self, colour: int, positions: npt.NDArray[np.int64]) -> None:
         """Make ``colour`` explicit on ``positions``: split every row by where its pegs are."""
@@ -231,7 +235,7 @@ class JointBelief:
             common += min(int(played[filler]), int(self.counts[filler]))
             self.expand(filler, np.flatnonzero(code != filler))
         if black + white != common:
-            raise contradiction(
+            raise InconsistentResponsesError.because(
                 f"({black}, {white}) has {black + white} right colours, not {common}"
             )
         hits = (self.rows == code[None, :]).sum(axis=1)
@@ -279,6 +283,6 @@ class JointBelief:
         fits &= weight > 0
         self.rows, self.deferred, weight = rows[fits], deferred[fits], weight[fits]
         if len(self.rows) == 0:
-            raise contradiction("no code agrees with every response")
+            raise InconsistentResponsesError.because("no code agrees with every response")
         self.weight = weight / weight.sum()
         self._fill_forced()

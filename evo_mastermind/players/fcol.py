@@ -42,8 +42,9 @@ import numpy.typing as npt
 from pydantic import Field
 
 from evo_mastermind.codes import Code, CodeSpace
+from evo_mastermind.game import InconsistentResponsesError
 from evo_mastermind.players.base import Player, PlayerParams, register_player
-from evo_mastermind.players.rao import UNKNOWN, contradiction
+from evo_mastermind.players.rao import UNKNOWN
 from evo_mastermind.scoring import Response, score_codes
 
 Plan = Generator[Code, Response, None]
@@ -81,7 +82,9 @@ class Board:
     def place(self, position: int, colour: int) -> None:
         """Put ``colour`` at a free ``position``."""
         if self.answer[position] != UNKNOWN or self.unplaced[colour] <= 0:
-            raise contradiction(f"peg {position} cannot take a colour with no pegs left")
+            raise InconsistentResponsesError.because(
+                f"peg {position} cannot take a colour with no pegs left"
+            )
         self.answer[position] = colour
         self.free.remove(position)
         self.unplaced[colour] -= 1
@@ -134,7 +137,7 @@ class FcolPlayer(Player):
         try:
             self._next = self._plan.send(response)
         except StopIteration:
-            raise contradiction(
+            raise InconsistentResponsesError.because(
                 f"the last possible code {self.space.format(guess)} drew {response}"
             ) from None
 
@@ -167,7 +170,7 @@ class FcolPlayer(Player):
             packed = score_codes(guess, candidates, self.space.colors)
             candidates = candidates[packed == response.pack(self.space.pegs)]
         if len(candidates) == 0:
-            raise contradiction("no code agrees with every response")
+            raise InconsistentResponsesError.because("no code agrees with every response")
         yield candidates[0]
 
     def _respond(self, board: Board, guess: Code) -> Generator[Code, Response, tuple[int, int]]:
@@ -175,7 +178,9 @@ class FcolPlayer(Player):
         response = yield guess
         black = response.black - board.placed
         if black < 0:
-            raise contradiction(f"{response} has fewer blacks than the {board.placed} placed pegs")
+            raise InconsistentResponsesError.because(
+                f"{response} has fewer blacks than the {board.placed} placed pegs"
+            )
         return black, response.white
 
     # -- step 1: find the colours --------------------------------------------------------
@@ -197,7 +202,7 @@ class FcolPlayer(Player):
             if located is None:
                 black, white = yield from self._respond(board, board.guess(colour))
                 if white:
-                    raise contradiction("a one-colour guess drew whites")
+                    raise InconsistentResponsesError.because("a one-colour guess drew whites")
                 count = black
                 board.unplaced[colour] = count
                 if count:
@@ -208,7 +213,9 @@ class FcolPlayer(Player):
                 black, white = yield from self._respond(board, guess)
                 count = black + (white == 2) - (white == 0)
                 if white > 2 or count < 0:
-                    raise contradiction(f"a guess with one probed peg drew ({black}, {white})")
+                    raise InconsistentResponsesError.because(
+                        f"a guess with one probed peg drew ({black}, {white})"
+                    )
                 board.unplaced[colour] = count
                 if white == 0:
                     board.place(position, located)
@@ -218,13 +225,15 @@ class FcolPlayer(Player):
                     probe += 1
             found += count
             if found > pegs:
-                raise contradiction(f"the colour counts add up to {found} pegs")
+                raise InconsistentResponsesError.because(
+                    f"the colour counts add up to {found} pegs"
+                )
             if board.unplaced[colour] == 0:
                 neutral = colour
             located, probe, used_up = self._settle(board, located, probe)
             neutral = used_up if used_up is not None else neutral
         if found != pegs:
-            raise contradiction("the colour counts fall short of the pegs")
+            raise InconsistentResponsesError.because("the colour counts fall short of the pegs")
         remaining = [c for c in range(colors) if board.unplaced[c]]
         if len(remaining) > 1 and neutral is None:
             neutral = yield from self._find_neutral(board, located, probe)
@@ -241,7 +250,9 @@ class FcolPlayer(Player):
         while located is not None:
             left = len(board.free) - probe
             if board.unplaced[located] > left:
-                raise contradiction("a colour has more pegs than places left for it")
+                raise InconsistentResponsesError.because(
+                    "a colour has more pegs than places left for it"
+                )
             if board.unplaced[located] == left:
                 for position in board.free[probe:]:
                     board.place(position, located)
@@ -267,7 +278,7 @@ class FcolPlayer(Player):
             black, white = yield from self._respond(board, guess)
             expected = board.unplaced[rival] - (white == 2) + (white == 0)
             if white > 2 or black != expected:
-                raise contradiction(
+                raise InconsistentResponsesError.because(
                     f"({black}, {white}) where the known counts allow no such reply"
                 )
             if white == 0:
@@ -302,7 +313,9 @@ class FcolPlayer(Player):
         guess = board.guess(neutral, dict.fromkeys(region[:half], colour))
         first, _ = yield from self._respond(board, guess)
         if not max(0, count - (len(region) - half)) <= first <= min(count, half):
-            raise contradiction(f"{first} pegs of a colour in a half that can hold no such number")
+            raise InconsistentResponsesError.because(
+                f"{first} pegs of a colour in a half that can hold no such number"
+            )
         left = yield from self._ffc(board, neutral, region[:half], first, colour)
         right = yield from self._ffc(board, neutral, region[half:], count - first, colour)
         return left + right
@@ -323,7 +336,9 @@ class FcolPlayer(Player):
             answers = answers[answers @ subset == black]
             history = (*history, (chosen, black))
         if len(answers) == 0:
-            raise contradiction("no placement of a colour agrees with the responses")
+            raise InconsistentResponsesError.because(
+                "no placement of a colour agrees with the responses"
+            )
         return [region[j] for j in np.flatnonzero(answers[0])]
 
     def _split(

@@ -38,9 +38,9 @@ from pydantic import Field
 from scipy import sparse
 
 from evo_mastermind.codes import Code, CodeSpace
+from evo_mastermind.game import InconsistentResponsesError
 from evo_mastermind.players.base import Player, PlayerParams, register_player
 from evo_mastermind.players.belief import UNSAID, JointBelief
-from evo_mastermind.players.rao import contradiction
 from evo_mastermind.scoring import Response
 
 ENDGAME_ROWS = 300
@@ -393,7 +393,9 @@ class JointPlayer(Player):
         )
         total = response.black + response.white - known
         if not 0 <= total <= belief.unknown_pegs:
-            raise contradiction(f"{response} leaves {total} pegs to colours never played before")
+            raise InconsistentResponsesError.because(
+                f"{response} leaves {total} pegs to colours never played before"
+            )
         if total == 0:
             for colour in group:
                 belief.learn_count(colour, 0)

@@ -164,10 +164,7 @@ class OnePlyPlayer(Player):
             child = Position(position.consistent[answers == packed], (*position.played, index))
             self._remember(position, (index, packed), child)
         if child.consistent.size == 0:
-            raise InconsistentResponsesError(
-                "no code is consistent with the responses given so far: the codemaker's "
-                "answers contradict each other"
-            )
+            raise InconsistentResponsesError.because("no code agrees with every response")
         self._position = child
 
     def snapshot(self) -> object:

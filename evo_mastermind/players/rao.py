@@ -116,11 +116,6 @@ class RaoState:
     probe: Probe | None = None
 
 
-def contradiction(detail: str) -> InconsistentResponsesError:
-    """The error raised when the responses cannot all be true."""
-    return InconsistentResponsesError(f"the codemaker's responses contradict each other: {detail}")
-
-
 @register_player("rao")
 class RaoPlayer(Player):
     """Rao (1982) with brENIAC's response table and arc consistency; plays any size."""
@@ -160,7 +155,9 @@ class RaoPlayer(Player):
                 state.probe = Probe(None, 0, 0, fresh=False, complete=True)
                 return self._code(state.solution)
             if not state.fillers:
-                raise contradiction("every colour is tested but fewer pegs than the code has")
+                raise InconsistentResponsesError.because(
+                    "every colour is tested but fewer pegs than the code has"
+                )
             state.probe = Probe(None, 0, state.fillers[0], fresh=True)
             return self._fill(state.fillers[0])
         target = state.targets[current]
@@ -205,24 +202,30 @@ class RaoPlayer(Player):
         located = sum(c != UNKNOWN for c in state.solution)
         black, white = response.black - located, response.white
         if probe.complete:
-            raise contradiction(
+            raise InconsistentResponsesError.because(
                 f"{self.space.format(guess)} is the only code left but drew {response}"
             )
         if black < 0:
-            raise contradiction(f"{response} has fewer blacks than the {located} located pegs")
+            raise InconsistentResponsesError.because(
+                f"{response} has fewer blacks than the {located} located pegs"
+            )
         free = {p for p, c in enumerate(state.solution) if c == UNKNOWN}
         if probe.target is None:
             if white:
-                raise contradiction(f"a one-colour guess drew whites: {response}")
+                raise InconsistentResponsesError.because(
+                    f"a one-colour guess drew whites: {response}"
+                )
             state.fillers.remove(probe.filler)
             self._add_targets(probe.filler, black, free)
         elif white > 2:
-            raise contradiction(f"a guess with one target drew {white} whites")
+            raise InconsistentResponsesError.because(f"a guess with one target drew {white} whites")
         else:
             self._read_probe(probe, black, white, free)
         self._settle()
         if len(state.targets) < self.space.pegs and not state.fillers:
-            raise contradiction("every colour is tested but the counts fall short of the pegs")
+            raise InconsistentResponsesError.because(
+                "every colour is tested but the counts fall short of the pegs"
+            )
 
     def _read_probe(self, probe: Probe, black: int, white: int, free: set[int]) -> None:
         state = self.state
@@ -236,7 +239,9 @@ class RaoPlayer(Player):
             state.fillers.remove(probe.filler)
             count = black - owner_is_target
             if count < 0:
-                raise contradiction(f"the target was placed but blacks were {black}")
+                raise InconsistentResponsesError.because(
+                    f"the target was placed but blacks were {black}"
+                )
             if owner_is_filler:
                 self._add_targets(probe.filler, 1, {position})
                 self._lock(len(state.targets) - 1, position)
@@ -246,7 +251,9 @@ class RaoPlayer(Player):
         else:
             expected = self._unplaced(probe.filler) - owner_is_filler + owner_is_target
             if black != expected:
-                raise contradiction(f"blacks {black} where the known counts give {expected}")
+                raise InconsistentResponsesError.because(
+                    f"blacks {black} where the known counts give {expected}"
+                )
             if owner_is_filler:
                 self._lock(self._row_for(probe.filler, position), position)
         if owner_is_target:
@@ -263,7 +270,9 @@ class RaoPlayer(Player):
         targets = self.state.targets
         targets.extend(Target(colour, set(places)) for _ in range(count))
         if len(targets) > self.space.pegs:
-            raise contradiction(f"the colour counts add up to {len(targets)} pegs")
+            raise InconsistentResponsesError.because(
+                f"the colour counts add up to {len(targets)} pegs"
+            )
 
     def _unplaced(self, colour: int) -> int:
         return sum(t.colour == colour and t.position is None for t in self.state.targets)
@@ -273,13 +282,15 @@ class RaoPlayer(Player):
         for index, row in enumerate(self.state.targets):
             if row.position is None and row.colour == colour and position in row.places:
                 return index
-        raise contradiction(f"no {LETTERS[colour]} can be at peg {position}")
+        raise InconsistentResponsesError.because(f"no {LETTERS[colour]} can be at peg {position}")
 
     def _lock(self, index: int, position: int) -> None:
         state = self.state
         row = state.targets[index]
         if position not in row.places or state.solution[position] != UNKNOWN:
-            raise contradiction(f"peg {position} cannot take the target placed there")
+            raise InconsistentResponsesError.because(
+                f"peg {position} cannot take the target placed there"
+            )
         row.position, row.places = position, {position}
         state.solution[position] = row.colour
 
@@ -295,7 +306,9 @@ class RaoPlayer(Player):
                     continue
                 row.places &= free
                 if not row.places:
-                    raise contradiction("a known peg of a colour has nowhere left to be")
+                    raise InconsistentResponsesError.because(
+                        "a known peg of a colour has nowhere left to be"
+                    )
                 if len(row.places) == 1:
                     position = next(iter(row.places))
                     self._lock(index, position)

@@ -209,8 +209,8 @@ class TreePlayer(Player):
         assert self._node is not None
         following = self._node.next.get(response)
         if following is None:
-            raise InconsistentResponsesError(
+            raise InconsistentResponsesError.because(
                 f"response {response.black},{response.white} to {self._node.guess} is impossible "
-                "for every secret: the codemaker's answers contradict each other"
+                "for every secret"
             )
         self._node = following

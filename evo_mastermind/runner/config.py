@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import numpy as np
 import yaml
 from pydantic import (
     BaseModel,
@@ -32,6 +33,7 @@ from pydantic import (
 from evo_mastermind.codes import CodeSpace, InvalidGameError
 from evo_mastermind.paths import find_project_root
 from evo_mastermind.players import PLAYERS, validate_params
+from evo_mastermind.scsa import SCSAS, draw_secrets
 from evo_mastermind.secrets import explicit
 
 
@@ -101,17 +103,56 @@ class ListSecrets(_Strict):
         return "list"
 
 
+class ScsaSecrets(_Strict):
+    """``secrets: {scsa: NAME, n: N}``: N secrets from a secret-code selection algorithm."""
+
+    scsa: str
+    n: PositiveInt
+
+    @field_validator("scsa")
+    @classmethod
+    def _known(cls, name: str) -> str:
+        if name not in SCSAS:
+            raise ValueError(f"unknown SCSA {name!r}; known: {', '.join(sorted(SCSAS))}")
+        return name
+
+    def describe(self) -> str:
+        """The value of the games table's ``secrets`` column."""
+        return f"scsa:{self.scsa}"
+
+
+SecretSource = FullSecrets | SampleSecrets | ListSecrets | ScsaSecrets
+
+
+def source_problem(space: CodeSpace, source: SecretSource) -> str | None:
+    """Why this source cannot give secrets of this size (``None`` when it can)."""
+    try:
+        if isinstance(source, FullSecrets):
+            space.require_enumerable("playing every secret")
+        elif isinstance(source, ListSecrets):
+            explicit(space, source.codes)
+        elif isinstance(source, ScsaSecrets):
+            draw_secrets(source.scsa, space, np.random.default_rng(0), 1)
+    except InvalidGameError as error:
+        return str(error)
+    return None
+
+
 def _secrets_form(value: Any) -> str:
     if isinstance(value, FullSecrets):
         return "full"
     keys = set(value) if isinstance(value, dict) else set()
     if keys == {"kind"}:
         return "full"
-    for form in ("sample", "list"):
+    for form in ("sample", "list", "scsa"):
         if form in keys:
             return form
     if isinstance(value, BaseModel):
-        forms: dict[type[BaseModel], str] = {SampleSecrets: "sample", ListSecrets: "list"}
+        forms: dict[type[BaseModel], str] = {
+            SampleSecrets: "sample",
+            ListSecrets: "list",
+            ScsaSecrets: "scsa",
+        }
         return forms[type(value)]
     return "unknown"
 
@@ -125,11 +166,14 @@ def _secrets_from(value: Any) -> Any:
 SecretsSpec = Annotated[
     Annotated[FullSecrets, Tag("full")]
     | Annotated[SampleSecrets, Tag("sample")]
-    | Annotated[ListSecrets, Tag("list")],
+    | Annotated[ListSecrets, Tag("list")]
+    | Annotated[ScsaSecrets, Tag("scsa")],
     Discriminator(
         _secrets_form,
         custom_error_type="secrets_form",
-        custom_error_message="must be 'full', {sample: N} or {list: [CODE, ...]}",
+        custom_error_message=(
+            "must be 'full', {sample: N}, {list: [CODE, ...]} or {scsa: NAME, n: N}"
+        ),
     ),
 ]
 
@@ -215,6 +259,7 @@ class ExperimentConfig(_Strict):
     secrets: Annotated[list[SecretsSpec], BeforeValidator(_secrets_from), Field(min_length=1)] = [
         FullSecrets()
     ]
+    skip_impossible: bool = False
     runs: PositiveInt = 1
     seed: NonNegativeInt = 0
     guess_limit: PositiveInt | None = None
@@ -246,15 +291,28 @@ class ExperimentConfig(_Strict):
         for size in self.game:
             for position, source in enumerate(self.secrets):
                 where = f"secrets.{position}" if len(self.secrets) > 1 else "secrets"
-                try:
-                    if isinstance(source, FullSecrets):
-                        size.space().require_enumerable("playing every secret")
-                    if isinstance(source, ListSecrets):
-                        explicit(size.space(), source.codes)
-                except InvalidGameError as error:
-                    key = "list" if isinstance(source, ListSecrets) else "full"
-                    raise ValueError(f"{where}.{key}: {error}") from None
+                problem = source_problem(size.space(), source)
+                if problem and not (self.skip_impossible and isinstance(source, ScsaSecrets)):
+                    raise ValueError(f"{where}.{_secrets_form(source)}: {problem}")
         return self
+
+    def blocks(self) -> list[tuple[GameSize, SecretSource]]:
+        """Every (size, secret source) to play, without those skipped as impossible."""
+        return [
+            (size, source)
+            for size in self.game
+            for source in self.secrets
+            if source_problem(size.space(), source) is None
+        ]
+
+    def skipped(self) -> list[str]:
+        """The (size, source) pairs left out by ``skip_impossible``, with the reason."""
+        return [
+            f"({size.pegs},{size.colors}) {source.describe()}: {problem}"
+            for size in self.game
+            for source in self.secrets
+            if (problem := source_problem(size.space(), source)) is not None
+        ]
 
     def entries(self) -> list[ExpandedEntry]:
         """Every player entry, sweeps expanded, in config order."""
@@ -344,4 +402,4 @@ def _readable_location(loc: tuple[int | str, ...], data: dict[str, Any]) -> list
     return parts
 
 
-_SECRETS_TAGS = {"full", "sample", "list"}
+_SECRETS_TAGS = {"full", "sample", "list", "scsa"}

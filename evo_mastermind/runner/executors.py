@@ -16,6 +16,14 @@ from typing import Any, Literal
 
 ExecutorName = Literal["serial", "process", "dask"]
 
+_ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def _one_blas_thread_per_worker() -> None:
+    # Workers already fill every core; BLAS threads inside them would only fight for it.
+    for variable in _ONE_THREAD:
+        os.environ.setdefault(variable, "1")
+
 
 class Executor(ABC):
     """Submit tasks; collect whichever finishes next."""
@@ -70,6 +78,7 @@ class ProcessExecutor(Executor):
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or os.cpu_count() or 1
+        _one_blas_thread_per_worker()
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["evo_mastermind.runner.worker"])
         self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
@@ -102,6 +111,7 @@ class DaskExecutor(Executor):
 
         self._cluster = None
         if address is None:
+            _one_blas_thread_per_worker()
             self._cluster = LocalCluster(
                 n_workers=workers or os.cpu_count() or 1,
                 threads_per_worker=1,

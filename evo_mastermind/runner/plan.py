@@ -10,13 +10,15 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from evo_mastermind.codes import CodeSpace
+from evo_mastermind import scsa
 from evo_mastermind.runner.config import (
     ExpandedEntry,
     ExperimentConfig,
     FullSecrets,
-    ListSecrets,
+    GameSize,
     SampleSecrets,
+    ScsaSecrets,
+    SecretSource,
 )
 from evo_mastermind.secrets import explicit, full_space, uniform_sample
 from evo_mastermind.seeding import stream_rng
@@ -63,17 +65,16 @@ class Batch:
     keys: tuple[GameKey, ...]
 
 
-def draw_secrets(
-    config: ExperimentConfig, size_index: int, source: FullSecrets | SampleSecrets | ListSecrets
-) -> list[str]:
+def draw_secrets(config: ExperimentConfig, size: GameSize, source: SecretSource) -> list[str]:
     """The secrets of one (size, source): the same for every player and run of the config."""
-    size = config.game[size_index]
-    space = CodeSpace(size.pegs, size.colors)
+    space = size.space()
+    rng = stream_rng(config.seed, f"secrets {space} {source.describe()}")
     if isinstance(source, FullSecrets):
         codes = full_space(space)
     elif isinstance(source, SampleSecrets):
-        rng = stream_rng(config.seed, f"secrets {space} {source.describe()}")
         codes = uniform_sample(space, rng, source.sample)
+    elif isinstance(source, ScsaSecrets):
+        codes = scsa.draw_secrets(source.scsa, space, rng, source.n)
     else:
         codes = explicit(space, source.codes)
     return [space.format(code) for code in codes]
@@ -81,15 +82,13 @@ def draw_secrets(
 
 def plan_groups(config: ExperimentConfig) -> list[Group]:
     """Every game of the experiment, grouped by player entry, size and source."""
+    drawn = [
+        (size, source.describe(), draw_secrets(config, size, source))
+        for size, source in config.blocks()
+    ]
     groups = []
-    secrets_by_size_source = {
-        (i, source.describe()): draw_secrets(config, i, source)
-        for i in range(len(config.game))
-        for source in config.secrets
-    }
     for entry in config.entries():
-        for (size_index, source), secrets in secrets_by_size_source.items():
-            size = config.game[size_index]
+        for size, source, secrets in drawn:
             occurrences = _occurrences(secrets)
             keys = tuple(
                 GameKey(entry.label, size.pegs, size.colors, source, run, secret, seen)

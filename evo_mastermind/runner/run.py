@@ -55,6 +55,7 @@ def manifest_of(config: ExperimentConfig) -> dict[str, Any]:
         "colors": single.colors if single else None,
         "sizes": [[size.pegs, size.colors] for size in config.game],
         "secrets": [source.describe() for source in config.secrets],
+        "skipped": config.skipped(),
         "runs": config.runs,
         "seed": config.seed,
         "guess_limit": config.guess_limit,

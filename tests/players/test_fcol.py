@@ -102,7 +102,10 @@ def test_wins_every_sampled_game_within_100_guesses(scsa: str) -> None:
         for secret in draw_secrets(scsa, space, np.random.default_rng(pegs), 15):
             text = space.format(secret)
             game = play_game(
-                player, Codemaker(space, text), game_rng(5, "fcol", 0, text), guess_limit=100
+                player,
+                Codemaker(space, text),
+                game_rng(5, "fcol", 0, text, space.colors),
+                guess_limit=100,
             )
             assert game.solved, (space, text, game.moves)
 

@@ -104,7 +104,10 @@ def test_wins_every_sampled_game_within_100_guesses(scsa: str) -> None:
         for secret in draw_secrets(scsa, space, np.random.default_rng(pegs), n):
             text = space.format(secret)
             game = play_game(
-                player, Codemaker(space, text), game_rng(5, "joint", 0, text), guess_limit=100
+                player,
+                Codemaker(space, text),
+                game_rng(5, "joint", 0, text, space.colors),
+                guess_limit=100,
             )
             assert game.solved, (space, text, game.moves)
 
@@ -224,6 +227,9 @@ def test_wins_every_one_of_many_games_at_26_by_26(scsa: str) -> None:
     for secret in draw_secrets(scsa, space, np.random.default_rng(2626), 25):
         text = space.format(secret)
         game = play_game(
-            player, Codemaker(space, text), game_rng(7, "joint", 0, text), guess_limit=100
+            player,
+            Codemaker(space, text),
+            game_rng(7, "joint", 0, text, space.colors),
+            guess_limit=100,
         )
         assert game.solved and game.n_guesses <= 60, (text, game.n_guesses)

@@ -101,7 +101,10 @@ def test_wins_every_sampled_game_within_100_guesses(scsa: str, variant: str) -> 
         for secret in secrets:
             text = space.format(secret)
             game = play_game(
-                player, Codemaker(space, text), game_rng(5, "rao", 0, text), guess_limit=100
+                player,
+                Codemaker(space, text),
+                game_rng(5, "rao", 0, text, space.colors),
+                guess_limit=100,
             )
             assert game.solved, (space, text, game.moves)
 

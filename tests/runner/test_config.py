@@ -72,7 +72,19 @@ def test_fingerprint_ignores_presentation_only(write_config: ConfigWriter) -> No
         ({"game": {"pegs": 0, "colors": 6}}, "game: pegs must be between 1 and 64, got 0"),
         ({"game": {"pegs": [4], "colours": [3]}}, "game: a grid of sizes needs exactly"),
         ({"game": {"pegs": 8, "colors": 12}}, "has 429,981,696 codes"),
-        ({"secrets": {"sampel": 3}}, "secrets: must be 'full', {sample: N} or {list: [CODE, ...]}"),
+        (
+            {"secrets": {"sampel": 3}},
+            "secrets: must be 'full', {sample: N}, {list: [CODE, ...]} or {scsa: NAME, n: N}",
+        ),
+        (
+            {"secrets": {"scsa": "nosuch", "n": 3}},
+            "secrets.scsa: unknown SCSA 'nosuch'; known: ab_color",
+        ),
+        ({"secrets": {"scsa": "ab_color"}}, "secrets.n: required key is missing"),
+        (
+            {"secrets": {"scsa": "only_once", "n": 3}, "game": {"pegs": 5, "colors": 4}},
+            "secrets.scsa: SCSA 'only_once' needs at least as many colours as pegs",
+        ),
         ({"secrets": {"sample": 0}}, "secrets.sample: Input should be greater than 0"),
         ({"secrets": {"list": ["ABE"]}}, "secrets.list: code 'ABE' uses 'E'"),
         ({"players": []}, "players: List should have at least 1 item"),
@@ -126,3 +138,24 @@ def test_malformed_and_missing_files(tmp_path: Path) -> None:
         load_config(listing)
     with pytest.raises(ConfigError, match=r"missing\.yaml: cannot read"):
         load_config(tmp_path / "missing.yaml")
+
+
+def test_scsa_sources_and_skipping_impossible_sizes(write_config: ConfigWriter) -> None:
+    grid = {"pegs": [4, 6], "colors": [5, 8]}
+    sources = [{"scsa": "only_once", "n": 4}, {"scsa": "ab_color", "n": 4}]
+    with pytest.raises(ConfigError, match=r"secrets\.0\.scsa: SCSA 'only_once'"):
+        load_config(write_config(game=grid, secrets=sources))
+    config = load_config(write_config(game=grid, secrets=sources, skip_impossible=True))
+    played = [(size.pegs, size.colors, source.describe()) for size, source in config.blocks()]
+    assert (6, 5, "scsa:only_once") not in played and (6, 5, "scsa:ab_color") in played
+    assert len(played) == 7
+    assert config.skipped() == [f"(6,5) scsa:only_once: {_only_once_message()}"]
+
+
+def _only_once_message() -> str:
+    from evo_mastermind.codes import CodeSpace
+    from evo_mastermind.runner.config import ScsaSecrets, source_problem
+
+    problem = source_problem(CodeSpace(6, 5), ScsaSecrets(scsa="only_once", n=1))
+    assert problem is not None
+    return problem
