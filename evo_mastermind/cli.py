@@ -127,6 +127,11 @@ def _build_parser() -> argparse.ArgumentParser:
         help="distribution (default), cumulative, evaluations or heatmap",
     )
     plot.add_argument("--out", help="image file, .png or .pdf (default DIR/plots/KIND.png)")
+    plot.add_argument(
+        "--pool-secrets",
+        action="store_true",
+        help="treat every secret source as one (one heat-map row per player)",
+    )
     plot.set_defaults(handler=_plot)
 
     players = commands.add_parser("players", help="list the registered players and their options")
@@ -251,7 +256,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _plot(args: argparse.Namespace) -> int:
-    print(plot_results(Path(args.results), args.kind, args.out))
+    print(plot_results(Path(args.results), args.kind, args.out, pool_secrets=args.pool_secrets))
     return 0
 
 

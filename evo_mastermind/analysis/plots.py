@@ -309,13 +309,24 @@ def save_figure(figure: Figure, out: Path | str) -> Path:
     return out
 
 
-def plot_results(results_dir: Path | str, kind: str, out: Path | str | None = None) -> Path:
+def plot_results(
+    results_dir: Path | str,
+    kind: str,
+    out: Path | str | None = None,
+    pool_secrets: bool = False,
+) -> Path:
     """Plot a results directory; the default file is ``results_dir/plots/<kind>.png``.
+
+    ``pool_secrets`` treats every secret source as one (e.g. one heat-map row per player
+    over all the SCSAs of a tournament, as seed 000 draws them).
 
     Raises:
         AnalysisError: no games, an unknown kind, a kind these games cannot show, or a bad
             file suffix.
     """
     results_dir = Path(results_dir)
-    figure = make_figure(load_games(results_dir), load_experiment(results_dir), kind)
+    games = load_games(results_dir)
+    if pool_secrets:
+        games = games.assign(secrets="all sources")
+    figure = make_figure(games, load_experiment(results_dir), kind)
     return save_figure(figure, out if out is not None else results_dir / "plots" / f"{kind}.png")

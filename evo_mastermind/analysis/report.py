@@ -39,6 +39,7 @@ from evo_mastermind.analysis.stats import (
     significant_pairs,
 )
 from evo_mastermind.analysis.summary import grouped_summary, summary_table
+from evo_mastermind.analysis.tournament import tournament_report
 from evo_mastermind.paths import find_project_root
 
 SEPARATOR = "───"
@@ -287,6 +288,12 @@ def write_report(results_dir: Path | str, rule: GroupRule = "clique") -> str:
     results_dir = Path(results_dir)
     games = load_games(results_dir)
     experiment = load_experiment(results_dir)
+    if experiment.get("report") == "tournament":
+        markdown, by_size, tests = tournament_report(games, experiment)
+        by_size.to_csv(results_dir / "tournament.csv", index=False)
+        tests.to_csv(results_dir / "score_tests.csv", index=False)
+        (results_dir / "report.md").write_text(markdown)
+        return markdown
     published = None
     source = experiment.get("compare_with")
     if source:

@@ -10,6 +10,7 @@ failure when the player offers an invalid guess. Scores per round:
 from __future__ import annotations
 
 import itertools
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -37,15 +38,16 @@ def round_scores(games: pd.DataFrame) -> pd.DataFrame:
     return scored
 
 
-def tournament_table(games: pd.DataFrame) -> pd.DataFrame:
+def tournament_table(games: pd.DataFrame, by: list[str] | None = None) -> pd.DataFrame:
     """Per player, size and secret source: the tournament's record.
 
     Columns: rounds, wins, losses, failures, win rate, mean guesses (every round, losses
     counted at the guesses they used), mean and max seconds, total ``sqrt`` and ``scaled``
-    scores.
+    scores. ``by`` changes the grouping (e.g. pooling the sizes: ``["label", "secrets"]``).
     """
+    by = GROUP_COLUMNS if by is None else by
     scored = round_scores(games)
-    grouped = scored.groupby(GROUP_COLUMNS, sort=False)
+    grouped = scored.groupby(by, sort=False)
     table = pd.DataFrame(
         {
             "rounds": grouped.size(),
@@ -59,7 +61,7 @@ def tournament_table(games: pd.DataFrame) -> pd.DataFrame:
             "score_scaled": grouped["score_scaled"].sum(),
         }
     )
-    table.insert(4, "win_rate", table["wins"] / table["rounds"])
+    table.insert(4, "win_rate", table["wins"] / table["rounds"])  # after the counts
     return table.reset_index()
 
 
@@ -79,7 +81,11 @@ def pairwise_score_tests(games: pd.DataFrame, score: str = "score_sqrt") -> pd.D
             if np.array_equal(np.sort(x), np.sort(y)):
                 p_value = 1.0  # the same scores: no evidence of any difference
             else:
-                p_value = float(stats.ttest_ind(x, y, equal_var=False).pvalue)
+                with warnings.catch_warnings():
+                    # A constant sample (every round won in the same number of guesses) is
+                    # common here; scipy's precision warning about it changes nothing.
+                    warnings.simplefilter("ignore", RuntimeWarning)
+                    p_value = float(stats.ttest_ind(x, y, equal_var=False).pvalue)
                 if np.isnan(p_value):  # both constant and different: certainly different
                     p_value = 0.0
             rows.append(
@@ -93,3 +99,88 @@ def pairwise_score_tests(games: pd.DataFrame, score: str = "score_sqrt") -> pd.D
                 }
             )
     return pd.DataFrame(rows, columns=["secrets", "a", "b", "mean_a", "mean_b", "p"])
+
+
+def _markdown_table(frame: pd.DataFrame) -> list[str]:
+    header = "| " + " | ".join(str(column) for column in frame.columns) + " |"
+    rule = "| " + " | ".join("---" for _ in frame.columns) + " |"
+    rows = [
+        "| " + " | ".join(_cell(value) for value in row) + " |"
+        for row in frame.itertuples(index=False)
+    ]
+    return [header, rule, *rows]
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}" if abs(value) < 1000 else f"{value:.0f}"
+    return str(value)
+
+
+def tournament_report(
+    games: pd.DataFrame, experiment: dict[str, object]
+) -> tuple[str, pd.DataFrame, pd.DataFrame]:
+    """The Markdown of a tournament, its per-size table and its score tests.
+
+    Per SCSA, every player's record pooled over the game sizes; then the Welch tests of
+    per-round scores; then, when several sizes were played, where each player lost rounds.
+    """
+    by_size = tournament_table(games)
+    tests = pairwise_score_tests(games)
+    pooled = tournament_table(games, by=["label", "secrets"])
+    sizes = sorted({(int(p), int(c)) for p, c in zip(games["pegs"], games["colors"], strict=True)})
+    named = [f"({pegs},{colors})" for pegs, colors in sizes]
+    size_text = (
+        ", ".join(named) if len(sizes) <= 6 else f"{len(sizes)} sizes, {named[0]} to {named[-1]}"
+    )
+    lines = [
+        f"# Tournament {experiment.get('name', '')}: {size_text}",
+        "",
+        f"Guess limit {experiment.get('guess_limit')}, time limit {experiment.get('time_limit')} s "
+        "of the player's own time per round. A round is a win (solved), a loss (a limit "
+        "reached) or a failure (an invalid guess). Scores: `sqrt` adds 5/√guesses per win and "
+        "−2 per failure (seed 000); `scaled` multiplies both by pegs × colours (seed 001).",
+        "",
+    ]
+    pooled = pooled.assign(mean_ms=pooled["mean_seconds"] * 1e3, max_ms=pooled["max_seconds"] * 1e3)
+    columns = ["label", *pooled.columns[2:8], "mean_ms", "max_ms", "score_sqrt", "score_scaled"]
+    listed = experiment.get("secrets")
+    order = [str(s) for s in listed] if isinstance(listed, list) else []
+    present = list(dict.fromkeys(pooled["secrets"]))
+    for source in [s for s in order if s in present] + [s for s in present if s not in order]:
+        part = pooled[pooled["secrets"] == source]
+        lines += [f"## {source}", "", *_markdown_table(part[columns]), ""]
+        pairs = tests[tests["secrets"] == source]
+        if len(pairs):
+            shown = pairs.assign(
+                verdict=["different" if p < 0.05 else "not different" for p in pairs["p"]]
+            )[["a", "b", "mean_a", "mean_b", "p", "verdict"]]
+            lines += [
+                "Welch t-tests of per-round `sqrt` scores (α = 0.05):",
+                "",
+                *_markdown_table(shown),
+                "",
+            ]
+    lost = by_size[by_size["wins"] < by_size["rounds"]]
+    if len(sizes) > 1:
+        lines += ["## Rounds not won", ""]
+        if len(lost):
+            lines += _markdown_table(
+                lost[
+                    [
+                        "label",
+                        "pegs",
+                        "colors",
+                        "secrets",
+                        "rounds",
+                        "wins",
+                        "losses",
+                        "failures",
+                        "mean_guesses",
+                    ]
+                ]
+            )
+        else:
+            lines.append("Every player won every round at every size.")
+        lines.append("")
+    return "\n".join(lines), by_size, tests

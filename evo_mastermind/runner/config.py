@@ -266,6 +266,7 @@ class ExperimentConfig(_Strict):
     time_limit: PositiveFloat | None = None
     batch_games: PositiveInt | None = None
     compare_with: str | None = None
+    report: Literal["paper", "tournament"] = "paper"
     statistics: Statistics = Statistics()
     players: list[PlayerEntry] = Field(min_length=1)
 

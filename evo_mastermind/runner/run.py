@@ -62,6 +62,7 @@ def manifest_of(config: ExperimentConfig) -> dict[str, Any]:
         "time_limit": config.time_limit,
         "players": [entry.model_dump() for entry in config.entries()],
         "compare_with": config.compare_with,
+        "report": config.report,
         "alpha": config.statistics.alpha,
         "test_on": config.statistics.test_on,
         "holm": config.statistics.holm,

@@ -52,7 +52,15 @@ GAMES_SCHEMA = pa.schema(
 TIMING_COLUMNS = ["seconds", "player_seconds"]
 """Columns that measure time and so differ between otherwise identical runs."""
 
-_OUTPUTS = ("summary.csv", "wilcoxon.csv", "by_size.csv", "report.md", "plots")
+_OUTPUTS = (
+    "summary.csv",
+    "wilcoxon.csv",
+    "by_size.csv",
+    "tournament.csv",
+    "score_tests.csv",
+    "report.md",
+    "plots",
+)
 
 
 class ResultsDir:

@@ -4,7 +4,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evo_mastermind.analysis.tournament import pairwise_score_tests, round_scores, tournament_table
+from evo_mastermind.analysis.tournament import (
+    pairwise_score_tests,
+    round_scores,
+    tournament_report,
+    tournament_table,
+)
 
 
 def rounds(
@@ -72,3 +77,30 @@ def test_pairwise_tests_per_source() -> None:
     assert p[("scsa:insert_colors", "good", "bad")] < 1e-10
     assert p[("scsa:insert_colors", "good", "same")] == 1.0
     assert p[("scsa:ab_color", "good", "bad")] == 1.0
+
+
+def test_report_follows_the_config_order_of_sources_and_lists_lost_rounds() -> None:
+    games = pd.concat(
+        [
+            rounds("rao", [("solved", 16)] * 3, source="scsa:two_color"),
+            rounds("rao", [("solved", 9), ("guess_limit", 100)], pegs=4, colors=4),
+            rounds("fcol", [("solved", 10)] * 2, pegs=4, colors=4),
+        ]
+    )
+    experiment = {
+        "name": "t",
+        "guess_limit": 100,
+        "time_limit": 5.0,
+        "secrets": ["scsa:two_color", "scsa:insert_colors"],
+    }
+    markdown, by_size, tests = tournament_report(games, experiment)
+    assert markdown.index("## scsa:two_color") < markdown.index("## scsa:insert_colors")
+    assert (
+        "| label | rounds | wins | losses | failures | win_rate | mean_guesses | mean_ms"
+        in markdown
+    )
+    assert (
+        "## Rounds not won" in markdown
+        and "| rao | 4 | 4 | scsa:insert_colors | 2 | 1 | 1 |" in markdown
+    )
+    assert len(by_size) == 3 and list(tests["secrets"]) == ["scsa:insert_colors"]
