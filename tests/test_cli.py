@@ -234,3 +234,22 @@ def test_report_and_plot_commands(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert status == 2 and "several sizes" in err and len(err.strip().splitlines()) == 1
     status, _, err = run_cli(capsys, "report", str(tmp_path / "nowhere"))
     assert status == 2 and "no games found" in err
+
+
+def test_a_small_tournament_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "tour.yaml"
+    config.write_text(
+        "name: tour\ngame: {pegs: [4, 6], colors: [5, 8]}\nreport: tournament\n"
+        "secrets: [{scsa: only_once, n: 3}, {scsa: ab_color, n: 3}]\nskip_impossible: true\n"
+        "guess_limit: 100\ntime_limit: 5\nplayers:\n"
+        "  - {label: Rao, player: rao}\n  - {label: fcol, player: fcol}\n"
+    )
+    out = tmp_path / "out"
+    status, stdout, _ = run_cli(
+        capsys, "run", str(config), "--out", str(out), "--executor", "serial", "--no-progress"
+    )
+    assert status == 0 and stdout.startswith("# Tournament tour: (4,5), (4,8), (6,5), (6,8)")
+    assert stdout.index("## scsa:only_once") < stdout.index("## scsa:ab_color")
+    assert (out / "tournament.csv").is_file() and (out / "score_tests.csv").is_file()
+    status, stdout, _ = run_cli(capsys, "plot", str(out), "--kind", "heatmap", "--pool-secrets")
+    assert status == 0 and stdout.strip().endswith("heatmap.png")
