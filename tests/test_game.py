@@ -7,15 +7,9 @@ from evo_mastermind.codes import Code, CodeSpace
 from evo_mastermind.game import Codemaker, InconsistentResponsesError, play_game
 from evo_mastermind.players import Player, make_player
 from evo_mastermind.scoring import Response, score
+from tests.players.support import SilentCodemaker
 
 SPACE = CodeSpace(4, 6)
-
-
-class LyingCodemaker(Codemaker):
-    """Answers (0,0) to everything: no code is consistent with that for long."""
-
-    def respond(self, guess: Code) -> Response:
-        return Response(0, 0)
 
 
 class ScriptedPlayer(Player):
@@ -78,4 +72,6 @@ def test_an_invalid_guess_is_a_failure_not_a_crash(bad: object) -> None:
 )
 def test_a_lying_codemaker_stops_the_game_with_a_clear_error(name: str) -> None:
     with pytest.raises(InconsistentResponsesError, match="contradict"):
-        play_game(make_player(name, SPACE), LyingCodemaker(SPACE, "ABBC"), np.random.default_rng(0))
+        play_game(
+            make_player(name, SPACE), SilentCodemaker(SPACE, "ABBC"), np.random.default_rng(0)
+        )

@@ -8,8 +8,7 @@ from evo_mastermind.game import Codemaker, GameResult, InconsistentResponsesErro
 from evo_mastermind.players import make_player
 from evo_mastermind.scoring import score
 from evo_mastermind.scsa import SCSAS, draw_secrets
-from evo_mastermind.seeding import game_rng
-from tests.players.lying import RandomCodemaker, SilentCodemaker, SwitchingCodemaker
+from tests.players.support import RandomCodemaker, SilentCodemaker, SwitchingCodemaker, scsa_games
 
 
 def play(space: CodeSpace, secret: str, seed: int = 0, **options: int) -> GameResult:
@@ -98,15 +97,7 @@ SIZES = [(4, 6), (8, 10), (16, 16), (6, 20)]
 def test_wins_every_sampled_game_within_100_guesses(scsa: str) -> None:
     for pegs, colors in SIZES:
         space = CodeSpace(pegs, colors)
-        player = make_player("fcol", space)
-        for secret in draw_secrets(scsa, space, np.random.default_rng(pegs), 15):
-            text = space.format(secret)
-            game = play_game(
-                player,
-                Codemaker(space, text),
-                game_rng(5, "fcol", 0, text, space.colors),
-                guess_limit=100,
-            )
+        for text, game in scsa_games("fcol", space, scsa, 15):
             assert game.solved, (space, text, game.moves)
 
 

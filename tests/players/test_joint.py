@@ -14,8 +14,7 @@ from evo_mastermind.players.belief import UNSAID, JointBelief
 from evo_mastermind.players.joint import JointPlayer
 from evo_mastermind.scoring import Response, score_codes
 from evo_mastermind.scsa import SCSAS, draw_secrets
-from evo_mastermind.seeding import game_rng
-from tests.players.lying import RandomCodemaker, SilentCodemaker, SwitchingCodemaker
+from tests.players.support import RandomCodemaker, SilentCodemaker, SwitchingCodemaker, scsa_games
 
 
 def described(belief: JointBelief, codes: Codes) -> npt.NDArray[np.int64]:
@@ -100,15 +99,7 @@ def test_wins_every_sampled_game_within_100_guesses(scsa: str) -> None:
         if scsa == "only_once" and colors < pegs:
             continue
         space = CodeSpace(pegs, colors)
-        player = make_player("joint", space)
-        for secret in draw_secrets(scsa, space, np.random.default_rng(pegs), n):
-            text = space.format(secret)
-            game = play_game(
-                player,
-                Codemaker(space, text),
-                game_rng(5, "joint", 0, text, space.colors),
-                guess_limit=100,
-            )
+        for text, game in scsa_games("joint", space, scsa, n):
             assert game.solved, (space, text, game.moves)
 
 
@@ -222,14 +213,6 @@ def test_a_colour_that_must_fill_the_open_places_is_placed_without_enumerating_t
 @pytest.mark.slow
 @pytest.mark.parametrize("scsa", sorted(SCSAS))
 def test_wins_every_one_of_many_games_at_26_by_26(scsa: str) -> None:
-    space = CodeSpace(26, 26)
-    player = make_player("joint", space)
-    for secret in draw_secrets(scsa, space, np.random.default_rng(2626), 25):
-        text = space.format(secret)
-        game = play_game(
-            player,
-            Codemaker(space, text),
-            game_rng(7, "joint", 0, text, space.colors),
-            guess_limit=100,
-        )
+    games = scsa_games("joint", CodeSpace(26, 26), scsa, 25, draw_seed=2626, root_seed=7)
+    for text, game in games:
         assert game.solved and game.n_guesses <= 60, (text, game.n_guesses)

@@ -8,8 +8,7 @@ from evo_mastermind.game import Codemaker, GameResult, InconsistentResponsesErro
 from evo_mastermind.players import make_player
 from evo_mastermind.players.tree import build_tree
 from evo_mastermind.scsa import SCSAS, draw_secrets
-from evo_mastermind.seeding import game_rng
-from tests.players.lying import RandomCodemaker, SilentCodemaker, SwitchingCodemaker
+from tests.players.support import RandomCodemaker, SilentCodemaker, SwitchingCodemaker, scsa_games
 
 # Seed 001 (FBI), section 4: 5 pegs, 7 colours, secret GCEED.
 FBI_TRACE = [
@@ -96,16 +95,8 @@ SIZES = [(4, 6), (8, 10), (16, 16)]
 def test_wins_every_sampled_game_within_100_guesses(scsa: str, variant: str) -> None:
     for pegs, colors in SIZES:
         space = CodeSpace(pegs, colors)
-        player = make_player("rao", space, {"variant": variant, "color_order": "random"})
-        secrets = draw_secrets(scsa, space, np.random.default_rng(pegs), 15)
-        for secret in secrets:
-            text = space.format(secret)
-            game = play_game(
-                player,
-                Codemaker(space, text),
-                game_rng(5, "rao", 0, text, space.colors),
-                guess_limit=100,
-            )
+        options = {"variant": variant, "color_order": "random"}
+        for text, game in scsa_games("rao", space, scsa, 15, options):
             assert game.solved, (space, text, game.moves)
 
 
