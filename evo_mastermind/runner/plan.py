@@ -41,24 +41,19 @@ KEY_COLUMNS = list(GameKey._fields)
 
 @dataclass(frozen=True)
 class Group:
-    """Games of one player entry on one size and secret source: they share a player object."""
+    """Every game of one player entry, size by size (consecutive games share a player)."""
 
     entry: ExpandedEntry
-    pegs: int
-    colors: int
-    source: str
     keys: tuple[GameKey, ...]
 
 
 @dataclass(frozen=True)
 class Batch:
-    """One task shipped to a worker: settings plus the games to play with them."""
+    """One task shipped to a worker: a player entry, the limits, and the games to play."""
 
     label: str
     player: str
     params_json: str
-    pegs: int
-    colors: int
     root_seed: int
     guess_limit: int | None
     time_limit: float | None
@@ -81,21 +76,20 @@ def draw_secrets(config: ExperimentConfig, size: GameSize, source: SecretSource)
 
 
 def plan_groups(config: ExperimentConfig) -> list[Group]:
-    """Every game of the experiment, grouped by player entry, size and source."""
+    """Every game of the experiment, grouped by player entry."""
     drawn = [
         (size, source.describe(), draw_secrets(config, size, source))
         for size, source in config.blocks()
     ]
     groups = []
     for entry in config.entries():
-        for size, source, secrets in drawn:
-            occurrences = _occurrences(secrets)
-            keys = tuple(
-                GameKey(entry.label, size.pegs, size.colors, source, run, secret, seen)
-                for run in range(config.runs)
-                for secret, seen in zip(secrets, occurrences, strict=True)
-            )
-            groups.append(Group(entry, size.pegs, size.colors, source, keys))
+        keys = tuple(
+            GameKey(entry.label, size.pegs, size.colors, source, run, secret, seen)
+            for size, source, secrets in drawn
+            for run in range(config.runs)
+            for secret, seen in zip(secrets, _occurrences(secrets), strict=True)
+        )
+        groups.append(Group(entry, keys))
     return groups
 
 
@@ -115,8 +109,6 @@ def make_batch(config: ExperimentConfig, group: Group, keys: tuple[GameKey, ...]
         label=group.entry.label,
         player=group.entry.player,
         params_json=group.entry.params_json,
-        pegs=group.pegs,
-        colors=group.colors,
         root_seed=config.seed,
         guess_limit=config.guess_limit,
         time_limit=config.time_limit,

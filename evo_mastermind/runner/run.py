@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 from tqdm import tqdm
 
 from evo_mastermind.codes import InvalidGameError
@@ -138,7 +137,11 @@ def run_experiment(
 
 
 class _GroupQueue:
-    """The unplayed games of one group, cut into batches sized from measured speed."""
+    """The unplayed games of one player entry, cut into batches sized from measured speed.
+
+    Seconds per game are learnt per game size; a size not yet measured is assumed as slow
+    as the slowest measured so far, so a batch reaching into bigger games stays short.
+    """
 
     def __init__(self, group: Group, keys: list[GameKey], fixed: int | None) -> None:
         self.group = group
@@ -146,7 +149,7 @@ class _GroupQueue:
         self.position = 0
         self.fixed = fixed
         self.last_size = FIRST_BATCH_GAMES // 2
-        self.seconds_per_game: float | None = None
+        self.seconds: dict[tuple[int, int], float] = {}
 
     def remaining(self) -> int:
         return len(self.keys) - self.position
@@ -154,13 +157,19 @@ class _GroupQueue:
     def next_keys(self, workers: int) -> tuple[GameKey, ...]:
         if self.fixed is not None:
             size = self.fixed
-        elif self.seconds_per_game is None:
+        elif not self.seconds:
             size = FIRST_BATCH_GAMES
         else:
-            wanted = TARGET_TASK_SECONDS / max(self.seconds_per_game, 1e-6)
-            size = int(min(wanted, self.last_size * GROWTH, MAX_BATCH_GAMES))
             # Leave enough batches that every worker stays busy to the end.
-            size = min(size, math.ceil(self.remaining() / workers))
+            limit = min(self.last_size * GROWTH, MAX_BATCH_GAMES)
+            limit = min(limit, math.ceil(self.remaining() / workers))
+            slowest = max(self.seconds.values())
+            size, planned = 0, 0.0
+            for key in self.keys[self.position : self.position + limit]:
+                planned += max(self.seconds.get((key.pegs, key.colors), slowest), 1e-6)
+                size += 1
+                if planned >= TARGET_TASK_SECONDS:
+                    break
         size = max(1, size)
         keys = tuple(self.keys[self.position : self.position + size])
         self.position += len(keys)
@@ -168,9 +177,13 @@ class _GroupQueue:
         return keys
 
     def learn(self, games: pa.Table) -> None:
-        measured = pc.mean(games["seconds"]).as_py() or 0.0
-        previous = self.seconds_per_game
-        self.seconds_per_game = measured if previous is None else 0.5 * (previous + measured)
+        measured = games.group_by(["pegs", "colors"]).aggregate([("seconds", "mean")]).to_pydict()
+        by_size = zip(measured["pegs"], measured["colors"], measured["seconds_mean"], strict=True)
+        for pegs, colors, seconds in by_size:
+            previous = self.seconds.get((pegs, colors))
+            self.seconds[(pegs, colors)] = (
+                seconds if previous is None else 0.5 * (previous + seconds)
+            )
 
 
 def _play_all(

@@ -19,16 +19,16 @@ from evo_mastermind.runner.storage import GAMES_SCHEMA
 from evo_mastermind.seeding import game_rng
 
 _players: dict[tuple[str, str, int, int], Player] = {}
-_PLAYER_CACHE_LIMIT = 32
+_PLAYER_CACHE_LIMIT = 64
 
 
-def _player_for(batch: Batch) -> Player:
-    key = (batch.player, batch.params_json, batch.pegs, batch.colors)
+def _player_for(batch: Batch, pegs: int, colors: int) -> Player:
+    key = (batch.player, batch.params_json, pegs, colors)
     player = _players.get(key)
     if player is None:
         if len(_players) >= _PLAYER_CACHE_LIMIT:
             _players.clear()  # bound memory in long-lived Dask workers
-        space = CodeSpace(batch.pegs, batch.colors)
+        space = CodeSpace(pegs, colors)
         player = make_player(batch.player, space, json.loads(batch.params_json))
         _players[key] = player
     return player
@@ -36,10 +36,10 @@ def _player_for(batch: Batch) -> Player:
 
 def play_batch(batch: Batch) -> pa.Table:
     """Play every game of the batch; one row per game, as a table of the games schema."""
-    player = _player_for(batch)
-    space = player.space
     columns: dict[str, list[Any]] = {name: [] for name in GAMES_SCHEMA.names}
     for key in batch.keys:
+        player = _player_for(batch, key.pegs, key.colors)
+        space = player.space
         rng = game_rng(batch.root_seed, key.label, key.run, key.secret, key.colors, key.occurrence)
         result = play_game(
             player,
