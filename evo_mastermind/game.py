@@ -98,7 +98,11 @@ class PlayerStats:
 
 @dataclass(frozen=True)
 class GameResult:
-    """The record of one finished game."""
+    """The record of one finished game.
+
+    ``seconds`` is the game's wall time; ``player_seconds`` the CPU time of the player's
+    own calls (what a time limit counts).
+    """
 
     secret: str
     moves: tuple[Move, ...]
@@ -132,27 +136,28 @@ def play_game(
         codemaker: holds the secret.
         rng: the game's own random generator (the only randomness the player may use).
         guess_limit: stop, unsolved, after this many guesses.
-        time_limit: stop, unsolved, once the time spent inside the player's own calls
-            (start, ask, tell) exceeds this many seconds.
+        time_limit: stop, unsolved, once the player's own CPU time (its start, ask and tell
+            calls, measured per thread so a busy machine does not count against it)
+            exceeds this many seconds.
 
     Raises:
         InconsistentResponsesError: the responses contradict each other (a lying codemaker).
     """
     space = codemaker.space
     wall_start = time.perf_counter()
-    player_time = 0.0
     moves: list[Move] = []
     outcome: Outcome
-    call_start = time.perf_counter()
+    # The clock runs from before each tell (or start) to after the next ask: two readings a move.
+    player_time = 0.0
+    mark = time.thread_time()
     player.start(rng)
-    player_time += time.perf_counter() - call_start
     while True:
         if guess_limit is not None and len(moves) >= guess_limit:
+            player_time += time.thread_time() - mark
             outcome = "guess_limit"
             break
-        call_start = time.perf_counter()
         offered = player.ask()
-        player_time += time.perf_counter() - call_start
+        player_time += time.thread_time() - mark
         if time_limit is not None and player_time > time_limit:
             outcome = "time_limit"
             break
@@ -166,9 +171,8 @@ def play_game(
         if response.black == space.pegs:
             outcome = "solved"
             break
-        call_start = time.perf_counter()
+        mark = time.thread_time()
         player.tell(guess, response)
-        player_time += time.perf_counter() - call_start
     return GameResult(
         secret=space.format(codemaker.secret),
         moves=tuple(moves),
