@@ -64,7 +64,9 @@ def _placements(
     rows that share their open places and bounds share an enumeration of their own.
     """
     columns = np.flatnonzero(open_places.any(axis=0))
-    low, high = int(least.min(initial=0)), int(most.max(initial=0))
+    if least.size == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros((0, open_places.shape[1]), dtype=bool)
+    low, high = int(least.min()), int(most.max())
     shared = sum(comb(columns.size, size) for size in range(max(low, 0), high + 1))
     if shared * open_places.shape[0] <= SHARED_PAIRS:
         local = small_subsets(columns.size, low, high)

@@ -216,3 +216,22 @@ def test_wins_every_one_of_many_games_at_26_by_26(scsa: str) -> None:
     games = scsa_games("joint", CodeSpace(26, 26), scsa, 25, draw_seed=2626, root_seed=7)
     for text, game in games:
         assert game.solved and game.n_guesses <= 60, (text, game.n_guesses)
+
+
+def test_placements_enumerate_only_the_sizes_the_rows_allow(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from evo_mastermind.players import belief
+
+    asked: list[tuple[int, int, int]] = []
+    real = belief.small_subsets
+
+    def spy(length: int, least: int, most: int) -> np.ndarray:
+        asked.append((length, least, most))
+        return real(length, least, most)
+
+    monkeypatch.setattr(belief, "small_subsets", spy)
+    full = np.ones((1, 22), dtype=bool)
+    row, chosen = belief._placements(full, np.array([22]), np.array([22]))
+    assert asked == [(22, 22, 22)]  # not every subset of 22 places (once: 4 million of them)
+    assert row.tolist() == [0] and chosen.all()
