@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -231,6 +232,8 @@ def _run(args: argparse.Namespace) -> int:
     config_path = Path(args.config)
     config = load_config(config_path, runs=args.runs)
     out = Path(args.out) if args.out else Path("results") / config.name
+    # A polite kill (SIGTERM) unwinds like Ctrl-C, so the workers are stopped, not orphaned.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     with make_executor(args.executor, args.workers, args.scheduler) as executor:
         outcome = run_experiment(
             config,

@@ -99,8 +99,12 @@ class ProcessExecutor(Executor):
         return len(self._futures)
 
     def close(self) -> None:
-        """Shut the pool down without waiting for unfinished tasks."""
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        """Shut the pool down, dropping tasks not yet started and stopping the workers."""
+        workers = list((getattr(self._pool, "_processes", None) or {}).values())
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.terminate()  # a batch in progress is lost anyway: its shard is never written
+
 
 
 class DaskExecutor(Executor):
