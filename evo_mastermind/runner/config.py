@@ -13,172 +13,42 @@ import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import numpy as np
 import yaml
 from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
-    Discriminator,
     Field,
     NonNegativeInt,
     PositiveFloat,
     PositiveInt,
-    Tag,
     ValidationError,
     field_validator,
     model_validator,
 )
 
-from evo_mastermind.codes import CodeSpace, InvalidGameError
+from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.paths import find_project_root
 from evo_mastermind.players import PLAYERS, validate_params
-from evo_mastermind.scsa import SCSAS, draw_secrets
-from evo_mastermind.secrets import explicit
+from evo_mastermind.runner.sources import (
+    FullSecrets,
+    GameSize,
+    ScsaSecrets,
+    SecretSource,
+    SecretsSpec,
+    Strict,
+    secrets_form,
+    secrets_from,
+    sizes_from,
+    source_problem,
+)
 
 
 class ConfigError(InvalidGameError):
     """A configuration file that cannot be run, explained in one line."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class GameSize(_Strict):
-    """One game size."""
-
-    pegs: int
-    colors: int
-
-    @model_validator(mode="after")
-    def _possible(self) -> GameSize:
-        self.space()  # raises with the engine's message for an impossible size
-        return self
-
-    def space(self) -> CodeSpace:
-        """The code space of this size."""
-        return CodeSpace(self.pegs, self.colors)
-
-
-def _sizes_from(value: Any) -> Any:
-    """``game:`` as one size, a list of sizes, or a grid ``{pegs: [...], colors: [...]}``."""
-    if isinstance(value, dict) and any(isinstance(v, list) for v in value.values()):
-        unknown = sorted(set(value) - {"pegs", "colors"})
-        if unknown or set(value) != {"pegs", "colors"}:
-            raise ValueError("a grid of sizes needs exactly the keys pegs and colors")
-        pegs = value["pegs"] if isinstance(value["pegs"], list) else [value["pegs"]]
-        colors = value["colors"] if isinstance(value["colors"], list) else [value["colors"]]
-        return [{"pegs": p, "colors": c} for p in pegs for c in colors]
-    return value if isinstance(value, list) else [value]
-
-
-class FullSecrets(_Strict):
-    """``secrets: full``: every code once per run."""
-
-    kind: Literal["full"] = "full"
-
-    def describe(self) -> str:
-        """The value of the games table's ``secrets`` column."""
-        return "full"
-
-
-class SampleSecrets(_Strict):
-    """``secrets: {sample: N}``: a fixed uniform sample, the same for every player and run."""
-
-    sample: PositiveInt
-
-    def describe(self) -> str:
-        """The value of the games table's ``secrets`` column."""
-        return "sample"
-
-
-class ListSecrets(_Strict):
-    """``secrets: {list: [ABBC, ...]}``."""
-
-    codes: list[str] = Field(alias="list", min_length=1)
-
-    def describe(self) -> str:
-        """The value of the games table's ``secrets`` column."""
-        return "list"
-
-
-class ScsaSecrets(_Strict):
-    """``secrets: {scsa: NAME, n: N}``: N secrets from a secret-code selection algorithm."""
-
-    scsa: str
-    n: PositiveInt
-
-    @field_validator("scsa")
-    @classmethod
-    def _known(cls, name: str) -> str:
-        if name not in SCSAS:
-            raise ValueError(f"unknown SCSA {name!r}; known: {', '.join(sorted(SCSAS))}")
-        return name
-
-    def describe(self) -> str:
-        """The value of the games table's ``secrets`` column."""
-        return f"scsa:{self.scsa}"
-
-
-SecretSource = FullSecrets | SampleSecrets | ListSecrets | ScsaSecrets
-
-
-def source_problem(space: CodeSpace, source: SecretSource) -> str | None:
-    """Why this source cannot give secrets of this size (``None`` when it can)."""
-    try:
-        if isinstance(source, FullSecrets):
-            space.require_enumerable("playing every secret")
-        elif isinstance(source, ListSecrets):
-            explicit(space, source.codes)
-        elif isinstance(source, ScsaSecrets):
-            draw_secrets(source.scsa, space, np.random.default_rng(0), 1)
-    except InvalidGameError as error:
-        return str(error)
-    return None
-
-
-def _secrets_form(value: Any) -> str:
-    if isinstance(value, FullSecrets):
-        return "full"
-    keys = set(value) if isinstance(value, dict) else set()
-    if keys == {"kind"}:
-        return "full"
-    for form in ("sample", "list", "scsa"):
-        if form in keys:
-            return form
-    if isinstance(value, BaseModel):
-        forms: dict[type[BaseModel], str] = {
-            SampleSecrets: "sample",
-            ListSecrets: "list",
-            ScsaSecrets: "scsa",
-        }
-        return forms[type(value)]
-    return "unknown"
-
-
-def _secrets_from(value: Any) -> Any:
-    """``secrets:`` as one source or a list of them; ``full`` is a bare word."""
-    items = value if isinstance(value, list) else [value]
-    return [{"kind": "full"} if item == "full" else item for item in items]
-
-
-SecretsSpec = Annotated[
-    Annotated[FullSecrets, Tag("full")]
-    | Annotated[SampleSecrets, Tag("sample")]
-    | Annotated[ListSecrets, Tag("list")]
-    | Annotated[ScsaSecrets, Tag("scsa")],
-    Discriminator(
-        _secrets_form,
-        custom_error_type="secrets_form",
-        custom_error_message=(
-            "must be 'full', {sample: N}, {list: [CODE, ...]} or {scsa: NAME, n: N}"
-        ),
-    ),
-]
-
-
-class Statistics(_Strict):
+class Statistics(Strict):
     """How players are compared.
 
     Attributes:
@@ -247,7 +117,11 @@ class ExpandedEntry(BaseModel):
         return json.dumps(self.params, sort_keys=True)
 
 
-class ExperimentConfig(_Strict):
+def _every_secret() -> list[SecretSource]:
+    return [FullSecrets()]
+
+
+class ExperimentConfig(Strict):
     """A whole experiment: game sizes, secrets, players, runs, seed and limits.
 
     ``game`` is one size, a list of sizes, or a grid; ``secrets`` one source or a list.
@@ -255,10 +129,10 @@ class ExperimentConfig(_Strict):
 
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     description: str = ""
-    game: Annotated[list[GameSize], BeforeValidator(_sizes_from), Field(min_length=1)]
-    secrets: Annotated[list[SecretsSpec], BeforeValidator(_secrets_from), Field(min_length=1)] = [
-        FullSecrets()
-    ]
+    game: Annotated[list[GameSize], BeforeValidator(sizes_from), Field(min_length=1)]
+    secrets: Annotated[list[SecretsSpec], BeforeValidator(secrets_from)] = Field(
+        default_factory=_every_secret, min_length=1
+    )
     skip_impossible: bool = False
     runs: PositiveInt = 1
     seed: NonNegativeInt = 0
@@ -294,7 +168,7 @@ class ExperimentConfig(_Strict):
                 where = f"secrets.{position}" if len(self.secrets) > 1 else "secrets"
                 problem = source_problem(size.space(), source)
                 if problem and not (self.skip_impossible and isinstance(source, ScsaSecrets)):
-                    raise ValueError(f"{where}.{_secrets_form(source)}: {problem}")
+                    raise ValueError(f"{where}.{secrets_form(source)}: {problem}")
         return self
 
     def blocks(self) -> list[tuple[GameSize, SecretSource]]:

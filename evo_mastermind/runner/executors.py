@@ -106,7 +106,6 @@ class ProcessExecutor(Executor):
             process.terminate()  # a batch in progress is lost anyway: its shard is never written
 
 
-
 class DaskExecutor(Executor):
     """A Dask distributed cluster: the scheduler at ``address``, or a LocalCluster."""
 

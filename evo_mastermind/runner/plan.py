@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from evo_mastermind import scsa
-from evo_mastermind.runner.config import (
-    ExpandedEntry,
-    ExperimentConfig,
+from evo_mastermind.runner.config import ExpandedEntry, ExperimentConfig
+from evo_mastermind.runner.sources import (
     FullSecrets,
     GameSize,
     SampleSecrets,

@@ -154,7 +154,7 @@ def test_scsa_sources_and_skipping_impossible_sizes(write_config: ConfigWriter) 
 
 def _only_once_message() -> str:
     from evo_mastermind.codes import CodeSpace
-    from evo_mastermind.runner.config import ScsaSecrets, source_problem
+    from evo_mastermind.runner.sources import ScsaSecrets, source_problem
 
     problem = source_problem(CodeSpace(6, 5), ScsaSecrets(scsa="only_once", n=1))
     assert problem is not None
