@@ -40,7 +40,9 @@ class Codemaker:
         self._secret_bytes = self.secret.astype(np.uint8).tobytes()
         self._secret_counts = [
             (colour, count)
-            for colour, count in enumerate(np.bincount(self.secret, minlength=space.colors).tolist())
+            for colour, count in enumerate(
+                np.bincount(self.secret, minlength=space.colors).tolist()
+            )
             if count
         ]
 

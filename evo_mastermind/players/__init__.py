@@ -1,6 +1,6 @@
 """Every registered player; importing this package fills the registry."""
 
-from evo_mastermind.players import classic, one_ply, tree
+from evo_mastermind.players import archive, classic, evolutionary, one_ply, tree
 from evo_mastermind.players.base import (
     PLAYERS,
     InvalidPlayerParamsError,
@@ -18,7 +18,9 @@ __all__ = [
     "Player",
     "PlayerParams",
     "UnknownPlayerError",
+    "archive",
     "classic",
+    "evolutionary",
     "make_player",
     "one_ply",
     "register_player",

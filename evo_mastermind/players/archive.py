@@ -1,0 +1,111 @@
+"""The ``archive`` player: the archive-based evolutionary algorithm seed 002 leaves as future work.
+
+Each move a genetic population searches toward consistency (fitness ``f``); every consistent
+code it finds enters an archive of at most μ distinct codes. The search stops when the
+archive is full, or once it has a member and ``max_generations_without_new`` generations
+have added none. A partition heuristic computed over the archive then picks the guess, from
+the archive (consistent play) or from every code the population evaluated during the move
+(all-codes play; archive members win ties). After the response the archive keeps only the
+members still consistent, and they seed the next move's population. The code space is
+never listed, so the player runs on games whose space could not be.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from pydantic import PositiveInt
+
+from evo_mastermind.codes import Code, Codes, CodeSpace
+from evo_mastermind.evolution.archive import Archive, Heuristic, choose_guess
+from evo_mastermind.evolution.fitness import code_keys
+from evo_mastermind.players.base import PlayerParams, register_player
+from evo_mastermind.players.evolutionary import GAParams, _BestSoFar, _SearchPlayer
+from evo_mastermind.scoring import Response
+
+Play = Literal["consistent", "all"]
+
+
+class ArchiveParams(GAParams):
+    """Options of the archive player.
+
+    Attributes:
+        mu: the archive's capacity μ (seed 002, section 5: 20-30 suffices on (4,6)).
+        heuristic: partition score computed over the archive: ``entropy``, ``most_parts``,
+            ``expected_size`` or ``worst_case``.
+        play: ``consistent`` plays an archive member; ``all`` may play any code the
+            population evaluated during the move (archive members win ties).
+        max_generations_without_new: with at least one member, stop searching after this
+            many generations that added no member.
+        pool_limit: with ``play: all``, score at most this many of the move's evaluated
+            codes (a random subset) besides the archive.
+    """
+
+    mu: PositiveInt = 30
+    heuristic: Heuristic = "entropy"
+    play: Play = "consistent"
+    max_generations_without_new: PositiveInt = 5
+    pool_limit: PositiveInt = 2000
+
+
+@register_player("archive")
+class ArchivePlayer(_SearchPlayer):
+    """Evolves an archive of up to μ consistent codes and plays a partition heuristic's pick."""
+
+    Params = ArchiveParams
+
+    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+        super().__init__(space, params)
+        assert isinstance(self.params, ArchiveParams)
+        self.archive_options: ArchiveParams = self.params
+        self.archive = Archive(space.pegs, self.archive_options.mu)
+
+    def reset_game(self) -> None:
+        """Empty the archive and the population."""
+        super().reset_game()
+        self.archive.clear()
+
+    def after_response(self, guess: Code, response: Response) -> None:
+        """Keep only the members still consistent."""
+        self.archive.keep_consistent(guess, response.pack(self.space.pegs), self.space.colors)
+
+    def next_guess(self) -> Code:
+        """Fill the archive, then let the heuristic choose."""
+        options = self.archive_options
+        best = _BestSoFar(self.history.guesses)
+        seen: dict[bytes, Code] = {}
+        without_new = 0
+        for batch in self.search.generations(self._rng, seeds=self.archive.codes):
+            added = self.archive.offer(batch.codes[batch.distance == 0])
+            if options.play == "all":
+                seen.update(zip(code_keys(batch.codes), batch.codes, strict=True))
+            if len(self.archive) == 0:
+                best.update(batch.codes, batch.distance)
+            without_new = 0 if added else without_new + 1
+            if self.archive.full:
+                break
+            if len(self.archive) and without_new >= options.max_generations_without_new:
+                break
+            if self.over_cap():
+                break
+        if len(self.archive) == 0:
+            return self.capped(best)
+        guess, _ = choose_guess(
+            self.archive.codes,
+            self._pool(seen) if options.play == "all" else None,
+            options.heuristic,
+            self.space.colors,
+            self._rng,
+        )
+        return guess.copy()
+
+    def _pool(self, seen: dict[bytes, Code]) -> Codes | None:
+        """The move's evaluated codes (at most ``pool_limit``, drawn at random)."""
+        if not seen:
+            return None
+        codes = np.stack(list(seen.values()))
+        limit = self.archive_options.pool_limit
+        if codes.shape[0] > limit:
+            codes = codes[np.sort(self._rng.choice(codes.shape[0], limit, replace=False))]
+        return codes
