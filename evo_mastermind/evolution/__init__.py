@@ -1,6 +1,7 @@
 """DEAP plumbing of the evolutionary players: fitness, individuals, operators, EDA, GA, archive."""
 
-from evo_mastermind.evolution.archive import Archive, choose_guess
+from evo_mastermind.evolution.archive import Archive
+from evo_mastermind.evolution.choice import RemainingGuesses, choose_guess
 from evo_mastermind.evolution.eda import UnivariateEDA
 from evo_mastermind.evolution.fitness import (
     CountingEvaluator,
@@ -21,6 +22,7 @@ __all__ = [
     "EntropyIndividual",
     "Evaluation",
     "History",
+    "RemainingGuesses",
     "SearchSettings",
     "UnivariateEDA",
     "choose_guess",

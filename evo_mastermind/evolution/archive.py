@@ -1,29 +1,17 @@
-"""The archive of consistent codes and the partition heuristics that choose a guess from it.
+"""The archive of consistent codes kept by the ``archive`` player (seed 002, sections 5-6).
 
-Seed 002, sections 5-6: an evolutionary search keeps at most μ distinct consistent codes;
-a one-ply partition heuristic computed over that archive (a sample of the consistent set)
-chooses the guess. Nothing here lists the code space.
+An evolutionary search keeps at most μ distinct consistent codes; after each response only
+the members still consistent stay. Nothing here lists the code space.
 """
 
 from __future__ import annotations
-
-from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from evo_mastermind.codes import Code, Codes
 from evo_mastermind.evolution.fitness import code_keys
-from evo_mastermind.partitions import (
-    PARTITION_SCORES,
-    Counts,
-    Scores,
-    best_indices,
-    partition_counts,
-)
-from evo_mastermind.scoring import response_matrix, score_codes
-
-Heuristic = Literal["entropy", "most_parts", "expected_size", "worst_case"]
+from evo_mastermind.scoring import score_codes
 
 
 class Archive:
@@ -82,47 +70,6 @@ class Archive:
                 strict=True,
             )
         )
-
-
-def partition_scores(
-    guesses: Codes, candidates: Codes, heuristic: Heuristic, colors: int
-) -> Scores:
-    """Score each guess by how it partitions the candidates (higher is better)."""
-    pegs = candidates.shape[1]
-    counts: Counts = partition_counts(response_matrix(guesses, candidates, colors), (pegs + 1) ** 2)
-    return PARTITION_SCORES[heuristic](counts)
-
-
-def choose_guess(
-    archive: Codes,
-    pool: Codes | None,
-    heuristic: Heuristic,
-    colors: int,
-    rng: np.random.Generator,
-) -> tuple[Code, bool]:
-    """The guess a partition heuristic picks, computed over the archive's members.
-
-    Args:
-        archive: distinct consistent codes (at least one).
-        pool: other codes that may be played (all-codes play), or ``None`` to play only
-            archive members (consistent play). Archive members win ties.
-        heuristic: the partition score.
-        colors: number of colours.
-        rng: breaks the remaining ties at random.
-
-    Returns:
-        The guess, and whether it is an archive member (consistent).
-    """
-    if archive.shape[0] <= 2:
-        # One or two candidates: playing a member splits them perfectly (and may win).
-        return archive[rng.integers(archive.shape[0])], True
-    guesses = archive if pool is None or pool.shape[0] == 0 else np.concatenate([archive, pool])
-    tied = best_indices(partition_scores(guesses, archive, heuristic, colors))
-    consistent = tied[tied < archive.shape[0]]
-    if consistent.size:
-        tied = consistent
-    choice = int(tied[rng.integers(tied.size)])
-    return guesses[choice], choice < archive.shape[0]
 
 
 def outside(codes: Codes, excluded: Codes) -> npt.NDArray[np.bool_]:

@@ -18,7 +18,8 @@ import numpy as np
 from pydantic import PositiveInt
 
 from evo_mastermind.codes import Code, Codes, CodeSpace
-from evo_mastermind.evolution.archive import Archive, Heuristic, choose_guess
+from evo_mastermind.evolution.archive import Archive, outside
+from evo_mastermind.evolution.choice import Heuristic, RemainingGuesses, choose_guess
 from evo_mastermind.evolution.fitness import code_keys
 from evo_mastermind.players.base import PlayerParams, register_player
 from evo_mastermind.players.evolutionary import GAParams, _BestSoFar, _SearchPlayer
@@ -32,14 +33,18 @@ class ArchiveParams(GAParams):
 
     Attributes:
         mu: the archive's capacity μ (seed 002, section 5: 20-30 suffices on (4,6)).
-        heuristic: partition score computed over the archive: ``entropy``, ``most_parts``,
-            ``expected_size`` or ``worst_case``.
+        heuristic: score computed over the archive: the partition scores ``entropy``,
+            ``most_parts``, ``expected_size``, ``worst_case``, or ``lookahead`` (expected
+            guesses, two moves ahead; see :mod:`evo_mastermind.evolution.choice`).
         play: ``consistent`` plays an archive member; ``all`` may play any code the
             population evaluated during the move (archive members win ties).
         max_generations_without_new: with at least one member, stop searching after this
             many generations that added no member.
         pool_limit: with ``play: all``, score at most this many of the move's evaluated
             codes (a random subset) besides the archive.
+        lookahead_width: with ``lookahead``, how many guesses get the second ply.
+        remaining_guesses: with ``lookahead``, ``(a, b)`` of the one-ply estimate
+            ``a + b ln m`` of the guesses a part of ``m`` candidates still needs.
     """
 
     mu: PositiveInt = 30
@@ -47,6 +52,8 @@ class ArchiveParams(GAParams):
     play: Play = "consistent"
     max_generations_without_new: PositiveInt = 5
     pool_limit: PositiveInt = 2000
+    lookahead_width: PositiveInt = 20
+    remaining_guesses: tuple[float, float] = (1.2, 0.42)
 
 
 @register_player("archive")
@@ -60,6 +67,7 @@ class ArchivePlayer(_SearchPlayer):
         assert isinstance(self.params, ArchiveParams)
         self.archive_options: ArchiveParams = self.params
         self.archive = Archive(space.pegs, self.archive_options.mu)
+        self.curve = RemainingGuesses(*self.archive_options.remaining_guesses)
 
     def reset_game(self) -> None:
         """Empty the archive and the population."""
@@ -91,20 +99,24 @@ class ArchivePlayer(_SearchPlayer):
                 break
         if len(self.archive) == 0:
             return self.capped(best)
+        members = self.archive.codes
         guess, _ = choose_guess(
-            self.archive.codes,
-            self._pool(seen) if options.play == "all" else None,
+            members,
+            self._pool(seen, members) if options.play == "all" else None,
             options.heuristic,
             self.space.colors,
             self._rng,
+            options.lookahead_width,
+            self.curve,
         )
         return guess.copy()
 
-    def _pool(self, seen: dict[bytes, Code]) -> Codes | None:
-        """The move's evaluated codes (at most ``pool_limit``, drawn at random)."""
+    def _pool(self, seen: dict[bytes, Code], members: Codes) -> Codes | None:
+        """The move's evaluated codes outside the archive (at most ``pool_limit``, at random)."""
         if not seen:
             return None
         codes = np.stack(list(seen.values()))
+        codes = codes[outside(codes, members)]
         limit = self.archive_options.pool_limit
         if codes.shape[0] > limit:
             codes = codes[np.sort(self._rng.choice(codes.shape[0], limit, replace=False))]
