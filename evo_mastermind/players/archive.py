@@ -36,6 +36,9 @@ class ArchiveParams(GAParams):
         heuristic: score computed over the archive: the partition scores ``entropy``,
             ``most_parts``, ``expected_size``, ``worst_case``, or ``lookahead`` (expected
             guesses, two moves ahead; see :mod:`evo_mastermind.evolution.choice`).
+        heuristic_when_full: the score used instead when the archive is full, i.e. when it
+            is only a sample of the consistent codes (unset: ``heuristic``). Partition
+            scores are scale-free, while ``lookahead`` needs the true part sizes.
         play: ``consistent`` plays an archive member; ``all`` may play any code the
             population evaluated during the move (archive members win ties).
         max_generations_without_new: with at least one member, stop searching after this
@@ -49,6 +52,7 @@ class ArchiveParams(GAParams):
 
     mu: PositiveInt = 30
     heuristic: Heuristic = "entropy"
+    heuristic_when_full: Heuristic | None = None
     play: Play = "consistent"
     max_generations_without_new: PositiveInt = 5
     pool_limit: PositiveInt = 2000
@@ -100,10 +104,13 @@ class ArchivePlayer(_SearchPlayer):
         if len(self.archive) == 0:
             return self.capped(best)
         members = self.archive.codes
+        heuristic = options.heuristic
+        if self.archive.full and options.heuristic_when_full is not None:
+            heuristic = options.heuristic_when_full
         guess, _ = choose_guess(
             members,
             self._pool(seen, members) if options.play == "all" else None,
-            options.heuristic,
+            heuristic,
             self.space.colors,
             self._rng,
             options.lookahead_width,
