@@ -15,12 +15,13 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
-from pydantic import PositiveInt
+from pydantic import Field, PositiveInt
 
 from evo_mastermind.codes import Code, Codes, CodeSpace
 from evo_mastermind.evolution.archive import Archive, outside
 from evo_mastermind.evolution.choice import Heuristic, RemainingGuesses, choose_guess
 from evo_mastermind.evolution.fitness import code_keys
+from evo_mastermind.evolution.neighbourhood import hamming_offsets, scan_around
 from evo_mastermind.players.base import PlayerParams, register_player
 from evo_mastermind.players.evolutionary import GAParams, _BestSoFar, _SearchPlayer
 from evo_mastermind.scoring import Response
@@ -56,6 +57,8 @@ class ArchiveParams(GAParams):
     play: Play = "consistent"
     max_generations_without_new: PositiveInt = 5
     pool_limit: PositiveInt = 2000
+    neighbourhood_radius: int = Field(default=0, ge=0, le=3)
+    neighbourhood_budget: PositiveInt = 200_000
     lookahead_width: PositiveInt = 20
     remaining_guesses: tuple[float, float] = (1.2, 0.42)
 
@@ -103,6 +106,15 @@ class ArchivePlayer(_SearchPlayer):
                 break
         if len(self.archive) == 0:
             return self.capped(best)
+        if options.neighbourhood_radius and not self.archive.full:
+            offsets = hamming_offsets(
+                self.space.pegs, self.space.colors, options.neighbourhood_radius
+            )
+            for scanned in scan_around(
+                self.archive, self.evaluator, offsets, options.neighbourhood_budget, self._rng
+            ):
+                if options.play == "all":
+                    seen.update(zip(code_keys(scanned), scanned, strict=True))
         members = self.archive.codes
         heuristic = options.heuristic
         if self.archive.full and options.heuristic_when_full is not None:
