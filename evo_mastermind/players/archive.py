@@ -22,11 +22,15 @@ from evo_mastermind.evolution.archive import Archive, outside
 from evo_mastermind.evolution.choice import Heuristic, RemainingGuesses, choose_guess
 from evo_mastermind.evolution.fitness import code_keys
 from evo_mastermind.evolution.neighbourhood import hamming_offsets, scan_around
+from evo_mastermind.evolution.vectorised import VectorisedSearch
 from evo_mastermind.players.base import PlayerParams, register_player
 from evo_mastermind.players.evolutionary import GAParams, _BestSoFar, _SearchPlayer
 from evo_mastermind.scoring import Response
 
 Play = Literal["consistent", "all"]
+
+
+SearchEngine = Literal["deap", "vectorised"]
 
 
 class ArchiveParams(GAParams):
@@ -57,7 +61,10 @@ class ArchiveParams(GAParams):
     play: Play = "consistent"
     max_generations_without_new: PositiveInt = 5
     pool_limit: PositiveInt = 2000
+    restart_without_new: PositiveInt | None = None
+    search: SearchEngine = "vectorised"
     neighbourhood_radius: int = Field(default=0, ge=0, le=3)
+    rearrange: bool = False
     neighbourhood_budget: PositiveInt = 200_000
     lookahead_width: PositiveInt = 20
     remaining_guesses: tuple[float, float] = (1.2, 0.42)
@@ -74,6 +81,10 @@ class ArchivePlayer(_SearchPlayer):
         assert isinstance(self.params, ArchiveParams)
         self.archive_options: ArchiveParams = self.params
         self.archive = Archive(space.pegs, self.archive_options.mu)
+        if self.archive_options.search == "vectorised":
+            self.search = VectorisedSearch(
+                space, self.archive_options.search_settings(), self.evaluator
+            )
         self.curve = RemainingGuesses(*self.archive_options.remaining_guesses)
 
     def reset_game(self) -> None:
@@ -98,6 +109,12 @@ class ArchivePlayer(_SearchPlayer):
             if len(self.archive) == 0:
                 best.update(batch.codes, batch.distance)
             without_new = 0 if added else without_new + 1
+            if (
+                options.restart_without_new
+                and without_new
+                and without_new % options.restart_without_new == 0
+            ):
+                self.search.request_restart()
             if self.archive.full:
                 break
             if len(self.archive) and without_new >= options.max_generations_without_new:
@@ -106,12 +123,19 @@ class ArchivePlayer(_SearchPlayer):
                 break
         if len(self.archive) == 0:
             return self.capped(best)
-        if options.neighbourhood_radius and not self.archive.full:
-            offsets = hamming_offsets(
-                self.space.pegs, self.space.colors, options.neighbourhood_radius
-            )
+        if (options.neighbourhood_radius or options.rearrange) and not self.archive.full:
+            offsets = None
+            if options.neighbourhood_radius:
+                offsets = hamming_offsets(
+                    self.space.pegs, self.space.colors, options.neighbourhood_radius
+                )
             for scanned in scan_around(
-                self.archive, self.evaluator, offsets, options.neighbourhood_budget, self._rng
+                self.archive,
+                self.evaluator,
+                self._rng,
+                options.neighbourhood_budget,
+                offsets,
+                options.rearrange,
             ):
                 if options.play == "all":
                     seen.update(zip(code_keys(scanned), scanned, strict=True))

@@ -30,6 +30,7 @@ from evo_mastermind.evolution.eda import make_toolbox as make_eda_toolbox
 from evo_mastermind.evolution.fitness import CountingEvaluator, Distances, History
 from evo_mastermind.evolution.individuals import FitnessKind, assign_fitness, codes_of
 from evo_mastermind.evolution.search import ConsistencySearch, SearchSettings
+from evo_mastermind.evolution.vectorised import VectorisedSearch
 from evo_mastermind.game import PlayerStats
 from evo_mastermind.players.base import Player, PlayerParams, register_player
 from evo_mastermind.scoring import Response
@@ -309,7 +310,9 @@ class _SearchPlayer(EvolutionaryPlayer):
     def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
         super().__init__(space, params)
         assert isinstance(self.params, GAParams)
-        self.search = ConsistencySearch(space, self.params.search_settings(), self.evaluator)
+        self.search: ConsistencySearch | VectorisedSearch = ConsistencySearch(
+            space, self.params.search_settings(), self.evaluator
+        )
 
     def reset_game(self) -> None:
         """Forget the population."""
