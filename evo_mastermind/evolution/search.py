@@ -96,7 +96,6 @@ class ConsistencySearch:
         self.toolbox = make_toolbox(space.colors, settings)
         self.population: list[Any] = []
         self.restarts = 0
-        self._restart_requested = False
 
     def reset(self) -> None:
         """Forget the population (a new game)."""
@@ -128,20 +127,14 @@ class ConsistencySearch:
                 best, stagnant = generation_best, 0
             elif best > 0:
                 stagnant += 1
-            if stagnant >= settings.max_stagnant_generations or self._restart_requested:
-                # Stuck in a local optimum with nothing consistent found, or asked to look
-                # elsewhere: start afresh.
-                self._restart_requested = False
+            if stagnant >= settings.max_stagnant_generations:
+                # Stuck in a local optimum with nothing consistent found: start afresh.
                 self.restarts += 1
                 self.population = []
                 batch = self._fill(rng, [], np.zeros((0, self.space.pegs), np.uint8))
                 best = float(batch.distance.min())
                 stagnant = 0
             yield batch
-
-    def request_restart(self) -> None:
-        """Replace the population by random codes before the next generation."""
-        self._restart_requested = True
 
     def _start_move(self, rng: np.random.Generator, seeds: Codes | None) -> Batch:
         carried = self.population

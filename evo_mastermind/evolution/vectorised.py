@@ -41,7 +41,6 @@ class VectorisedSearch:
         self.population: Codes = np.zeros((0, space.pegs), np.uint8)
         self.distance: Distances = np.zeros(0, np.int64)
         self.restarts = 0
-        self._restart_requested = False
         self._parent_distance: Distances = np.zeros(0, np.int64)
 
     def reset(self) -> None:
@@ -49,11 +48,6 @@ class VectorisedSearch:
         self.population = np.zeros((0, self.space.pegs), np.uint8)
         self.distance = np.zeros(0, np.int64)
         self.restarts = 0
-        self._restart_requested = False
-
-    def request_restart(self) -> None:
-        """Replace the population by random codes before the next generation."""
-        self._restart_requested = True
 
     def generations(self, rng: np.random.Generator, seeds: Codes | None = None) -> Iterator[Batch]:
         """Evolve for as long as the caller keeps iterating; yield every evaluated batch."""
@@ -77,9 +71,8 @@ class VectorisedSearch:
                 best, stagnant = generation_best, 0
             elif best > 0:
                 stagnant += 1
-            if stagnant >= self.settings.max_stagnant_generations or self._restart_requested:
-                # Stuck with nothing consistent found, or asked to look elsewhere: start afresh.
-                self._restart_requested = False
+            if stagnant >= self.settings.max_stagnant_generations:
+                # Stuck in a local optimum with nothing consistent found: start afresh.
                 self.restarts += 1
                 batch = self._fill(rng, None, np.zeros((0, self.space.pegs), np.uint8))
                 best, stagnant = int(self.distance.min()), 0
