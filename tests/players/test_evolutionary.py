@@ -23,6 +23,8 @@ CONSISTENT_PLAYERS: list[tuple[str, dict[str, Any]]] = [
     ("archive", {}),
     ("archive", {"heuristic": "lookahead", "mu": 60}),
     ("archive", {"heuristic": "most_parts", "mu": 10}),
+    ("archive", {"heuristic": "lookahead", "heuristic_when_full": "entropy", "mu": 20}),
+    ("archive", {"search": "deap", "population_size": 50, "max_generations_without_new": 10}),
 ]
 
 
