@@ -1,8 +1,9 @@
-"""The evolutionary players on DEAP: ``eda``, ``ga`` and ``archive`` (seed 002, sections 4-6).
+"""The evolutionary players ``eda`` and ``ga`` on DEAP, and what they share with ``archive``.
 
-Every player counts its fitness evaluations and the distinct codes it evaluated, and has a
-stall guard: its population restarts after a bounded number of stagnant generations, and
-after ``max_evaluations_per_guess`` evaluations without a consistent code it plays the code
+Seed 002, sections 4-6 (the ``archive`` player itself is in :mod:`.archive`). Every player
+counts its fitness evaluations and the distinct codes it evaluated, and has a stall guard:
+its population restarts after a bounded number of stagnant generations, and after
+``max_evaluations_per_guess`` evaluations without a consistent code it plays the code
 nearest to consistency found so far (recorded as a capped guess). None of them lists the
 code space, so they play any game size.
 

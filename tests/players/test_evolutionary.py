@@ -102,7 +102,7 @@ def test_same_seed_same_moves_whatever_came_before_and_whatever_random_holds(nam
     assert moves_of(play_sample(restored, SAMPLE[:20], run=3)) == first
 
 
-@pytest.mark.parametrize("name", ["eda", "archive"])
+@pytest.mark.parametrize("name", ["eda", "ga", "archive"])
 def test_a_whole_player_plays_identically_in_a_fresh_worker_process(name: str) -> None:
     player = make_player(name, SPACE)
     expected = moves_of(play_sample(player, SAMPLE[:8], run=3))
