@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evo_mastermind.codes import Codes, color_counts
-from evo_mastermind.scoring import Packed
+from evo_mastermind.scoring import IndexedScorer, Packed
 
 Counts = npt.NDArray[np.int64]
 Scores = npt.NDArray[np.float64]
@@ -33,6 +33,36 @@ def partition_counts(responses: Packed, n_responses: int) -> Counts:
     keys += np.arange(0, rows.shape[0] * n_responses, n_responses, dtype=np.intp)[:, None]
     flat = np.bincount(keys.ravel(), minlength=rows.shape[0] * n_responses)
     return flat.reshape(rows.shape[0], n_responses)
+
+
+PARTITION_BLOCK_CELLS = 1 << 24
+"""Responses held at once when partitioning a large set (16 M cells: tens of MB, not GB)."""
+
+
+def scored_partition_counts(
+    scorer: IndexedScorer,
+    guesses: npt.NDArray[np.int64] | None,
+    candidates: npt.NDArray[np.int64],
+    n_responses: int,
+) -> Counts:
+    """:func:`partition_counts` of guesses (indices; ``None`` for every code) against candidates.
+
+    The responses are computed a block of guesses at a time, so memory stays bounded when
+    both sets are large (e.g. 96,900 consistent codes after one guess on (6,9)).
+    """
+    n_guesses = scorer.space.size if guesses is None else guesses.size
+    rows = max(1, PARTITION_BLOCK_CELLS // max(1, candidates.size))
+    if n_guesses <= rows:
+        return partition_counts(scorer.matrix(guesses, candidates), n_responses)
+    everything = np.arange(n_guesses, dtype=np.int64) if guesses is None else guesses
+    return np.concatenate(
+        [
+            partition_counts(
+                scorer.matrix(everything[start : start + rows], candidates), n_responses
+            )
+            for start in range(0, n_guesses, rows)
+        ]
+    )
 
 
 def entropy_score(counts: Counts) -> Scores:

@@ -9,6 +9,7 @@ from evo_mastermind.partitions import (
     best_indices,
     local_entropy,
     partition_counts,
+    scored_partition_counts,
 )
 from evo_mastermind.scoring import indexed_scorer
 
@@ -21,6 +22,22 @@ def test_first_guess_partitions_of_the_classic_game() -> None:
     # Seed 002: 256 codes answer AABB with (0,0) and 256 with (0,1).
     assert counts[0] == 256 and counts[1] == 256
     assert counts.sum() == 1296 and counts.max() == 256  # Knuth's minimax value for AABB
+
+
+def test_partitions_computed_in_blocks_equal_the_whole_matrix(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    space = CodeSpace(4, 6)
+    scorer = indexed_scorer(space)
+    candidates = np.arange(0, space.size, 7, dtype=np.int64)
+    whole = partition_counts(scorer.matrix(None, candidates), space.n_responses)
+    monkeypatch.setattr("evo_mastermind.partitions.PARTITION_BLOCK_CELLS", 1000)  # 5-row blocks
+    blocked = scored_partition_counts(scorer, None, candidates, space.n_responses)
+    assert np.array_equal(blocked, whole)
+    some = np.array([5, 17, 900], dtype=np.int64)
+    assert np.array_equal(
+        scored_partition_counts(scorer, some, candidates, space.n_responses), whole[some]
+    )
 
 
 def test_scores_are_oriented_higher_is_better() -> None:

@@ -1,6 +1,15 @@
 """Every registered player; importing this package fills the registry."""
 
-from evo_mastermind.players import classic, fcol, joint, one_ply, rao, tree
+from evo_mastermind.players import (
+    archive,
+    classic,
+    evolutionary,
+    fcol,
+    joint,
+    one_ply,
+    rao,
+    tree,
+)
 from evo_mastermind.players.base import (
     PLAYERS,
     InvalidPlayerParamsError,
@@ -18,7 +27,9 @@ __all__ = [
     "Player",
     "PlayerParams",
     "UnknownPlayerError",
+    "archive",
     "classic",
+    "evolutionary",
     "fcol",
     "joint",
     "make_player",

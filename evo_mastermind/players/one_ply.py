@@ -26,7 +26,7 @@ from evo_mastermind.partitions import (
     Scores,
     best_indices,
     local_entropy,
-    partition_counts,
+    scored_partition_counts,
 )
 from evo_mastermind.players.base import Player, PlayerParams, register_player
 from evo_mastermind.scoring import Response, indexed_scorer
@@ -275,8 +275,8 @@ class PartitionPlayer(OnePlyPlayer):
             and position is not self._root
             and consistent.size > self.always_consistent_below
         ):
-            counts = partition_counts(
-                self.scorer.matrix(consistent, consistent), self.space.n_responses
+            counts = scored_partition_counts(
+                self.scorer, consistent, consistent, self.space.n_responses
             )
             perfect = np.count_nonzero(counts, axis=1) == consistent.size
             if perfect.any():
@@ -285,7 +285,7 @@ class PartitionPlayer(OnePlyPlayer):
 
     def score(self, guesses: Indices | None, candidates: Indices, position: Position) -> Scores:
         """Partition score of each guess: entropy, parts, expected or worst-case size."""
-        counts = partition_counts(self.scorer.matrix(guesses, candidates), self.space.n_responses)
+        counts = scored_partition_counts(self.scorer, guesses, candidates, self.space.n_responses)
         return PARTITION_SCORES[self.heuristic](counts)
 
 

@@ -1,0 +1,200 @@
+"""The ``archive`` player: the archive-based evolutionary algorithm seed 002 leaves as future work.
+
+Each move a genetic population searches toward consistency (fitness ``f``); every consistent
+code it finds enters an archive of at most μ distinct codes. The search stops when the
+archive is full, or once it has a member and ``max_generations_without_new`` generations
+have added none; an archive left short is then completed by a local scan around its members
+(their Hamming neighbourhood and the rearrangements of their colours,
+:mod:`evo_mastermind.evolution.neighbourhood`). A heuristic computed over the archive picks
+the guess, from the archive (consistent play) or from every code evaluated during the move
+(all-codes play; archive members win ties). After the response the archive keeps only the
+members still consistent, and they seed the next move's population. The code space is never
+listed, so the player runs on games whose space could not be.
+
+Best settings found per game size (measured in ``benchmarks/bench_evolution.py``; options
+not listed keep their defaults)::
+
+    (4,6)   heuristic: lookahead, mu: 300, max_generations_without_new: 20,
+            population_size: 100; play: consistent, or all
+    (5,8)   heuristic: lookahead, heuristic_when_full: entropy, mu: 1000, play: all
+    (6,9)   as (5,8), first_guess: AABBCD
+    (7,10)  as (5,8) with play: consistent, first_guess: AABBCCD
+    (8,12)  heuristic: lookahead, heuristic_when_full: entropy, mu: 2000,
+            population_size: 300, max_generations_without_new: 60, first_guess: AABBCCDE,
+            max_evaluations_per_guess: 2000000
+
+The first guesses are the colour patterns whose partition of the whole space has the highest
+entropy (computed once, offline, by enumeration or sampling; the player only reads them).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from pydantic import Field, PositiveInt
+
+from evo_mastermind.codes import Code, Codes, CodeSpace
+from evo_mastermind.evolution.archive import Archive, outside
+from evo_mastermind.evolution.choice import Heuristic, RemainingGuesses, choose_guess
+from evo_mastermind.evolution.neighbourhood import distinct_rows, hamming_offsets, scan_around
+from evo_mastermind.evolution.vectorised import VectorisedSearch
+from evo_mastermind.players.base import PlayerParams, register_player
+from evo_mastermind.players.evolutionary import GAParams, _BestSoFar, _SearchPlayer
+from evo_mastermind.scoring import Response
+
+Play = Literal["consistent", "all"]
+SearchEngine = Literal["deap", "vectorised"]
+
+
+class ArchiveParams(GAParams):
+    """Options of the archive player (μ, heuristic and play default to seed 002's setting).
+
+    Attributes:
+        mu: the archive's capacity μ (seed 002, section 5: 20-30 suffices on (4,6)).
+        heuristic: score computed over the archive: the partition scores ``entropy``,
+            ``most_parts``, ``expected_size``, ``worst_case``, or ``lookahead`` (expected
+            guesses, two moves ahead; see :mod:`evo_mastermind.evolution.choice`).
+        heuristic_when_full: the score used instead when the archive is full, i.e. only a
+            sample of the consistent codes (unset: ``heuristic``). Partition scores do not
+            depend on the sample's scale; ``lookahead`` needs the true part sizes.
+        play: ``consistent`` plays an archive member; ``all`` may play any code evaluated
+            during the move (archive members win ties).
+        max_generations_without_new: with at least one member, stop the genetic search
+            after this many generations that added no member.
+        search: ``vectorised`` runs the genetic search on numpy arrays (fast); ``deap``
+            runs the same algorithm on DEAP individuals (the readable reference).
+        neighbourhood_radius: when the search stops short of μ members, scan every code
+            within this Hamming distance of each member (0: no scan).
+        rearrange: when the search stops short of μ members, scan every rearrangement of
+            each member's colours (random ones beyond 8 pegs).
+        neighbourhood_budget: the most evaluations those scans may spend in one move.
+        pool_limit: with ``play: all``, score at most this many of the move's evaluated
+            codes (a random subset) besides the archive.
+        lookahead_width: with ``lookahead``, how many guesses get the second ply.
+        remaining_guesses: with ``lookahead``, ``(a, b)`` of the one-ply estimate
+            ``a + b ln m`` of the guesses a part of ``m`` candidates still needs.
+        max_evaluations_per_guess: the genetic search's cap per move (the scans have their
+            own budget).
+    """
+
+    population_size: PositiveInt = 200
+    mu: PositiveInt = 30
+    heuristic: Heuristic = "entropy"
+    heuristic_when_full: Heuristic | None = None
+    play: Play = "consistent"
+    max_generations_without_new: PositiveInt = 40
+    search: SearchEngine = "vectorised"
+    neighbourhood_radius: int = Field(default=1, ge=0, le=3)
+    rearrange: bool = True
+    neighbourhood_budget: PositiveInt = 200_000
+    pool_limit: PositiveInt = 2000
+    lookahead_width: PositiveInt = 20
+    remaining_guesses: tuple[float, float] = (1.2, 0.42)
+    max_evaluations_per_guess: PositiveInt = 1_000_000
+
+
+@register_player("archive")
+class ArchivePlayer(_SearchPlayer):
+    """Evolves an archive of up to μ consistent codes and plays a heuristic's pick from it."""
+
+    Params = ArchiveParams
+
+    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+        super().__init__(space, params)
+        assert isinstance(self.params, ArchiveParams)
+        self.archive_options: ArchiveParams = self.params
+        self.archive = Archive(space.pegs, self.archive_options.mu)
+        if self.archive_options.search == "vectorised":
+            settings = self.archive_options.search_settings()
+            self.search = VectorisedSearch(space, settings, self.evaluator)
+        self.curve = RemainingGuesses(*self.archive_options.remaining_guesses)
+        self._seen: list[Codes] = []
+
+    def reset_game(self) -> None:
+        """Empty the archive and the population."""
+        super().reset_game()
+        self.archive.clear()
+
+    def after_response(self, guess: Code, response: Response) -> None:
+        """Keep only the members still consistent."""
+        self.archive.keep_consistent(guess, response.pack(self.space.pegs), self.space.colors)
+
+    def next_guess(self) -> Code:
+        """Fill the archive (search, then scans), then let the heuristic choose."""
+        self._seen = []
+        best = self._search()
+        if len(self.archive) == 0:
+            return self.capped(best)
+        self._scan()
+        options = self.archive_options
+        heuristic = options.heuristic
+        if self.archive.full and options.heuristic_when_full is not None:
+            heuristic = options.heuristic_when_full
+        members = self.archive.codes
+        guess, _ = choose_guess(
+            members,
+            self._pool(members) if options.play == "all" else None,
+            heuristic,
+            self.space.colors,
+            self._rng,
+            options.lookahead_width,
+            self.curve,
+        )
+        return guess.copy()
+
+    def _search(self) -> _BestSoFar:
+        """Run the genetic search until the archive is full or stops growing."""
+        options = self.archive_options
+        best = _BestSoFar(self.history.guesses)
+        without_new = 0
+        for batch in self.search.generations(self._rng, seeds=self.archive.codes):
+            added = self.archive.offer(batch.codes[batch.distance == 0])
+            self._remember(batch.codes)
+            if len(self.archive) == 0:
+                best.update(batch.codes, batch.distance)
+            without_new = 0 if added else without_new + 1
+            if self.archive.full or self.over_cap():
+                break
+            if len(self.archive) and without_new >= options.max_generations_without_new:
+                break
+        return best
+
+    def _scan(self) -> None:
+        """Complete an archive left short of μ members by scanning around its members."""
+        options = self.archive_options
+        if self.archive.full or not (options.neighbourhood_radius or options.rearrange):
+            return
+        offsets = None
+        if options.neighbourhood_radius:
+            offsets = hamming_offsets(
+                self.space.pegs, self.space.colors, options.neighbourhood_radius
+            )
+        for scanned in scan_around(
+            self.archive,
+            self.evaluator,
+            self._rng,
+            options.neighbourhood_budget,
+            offsets,
+            options.rearrange,
+        ):
+            self._remember(scanned)
+
+    def _remember(self, codes: Codes) -> None:
+        if self.archive_options.play == "all":
+            self._seen.append(codes)
+
+    def _pool(self, members: Codes) -> Codes | None:
+        """Codes evaluated this move, outside the archive: at most ``pool_limit``, at random."""
+        if not self._seen:
+            return None
+        seen = np.concatenate(self._seen)
+        limit = self.archive_options.pool_limit
+        if seen.shape[0] > 2 * limit:
+            # Draw from the evaluations, then drop repeats: a random subset of the seen codes.
+            seen = seen[np.sort(self._rng.choice(seen.shape[0], 2 * limit, replace=False))]
+        pool = distinct_rows(seen)
+        pool = pool[outside(pool, members)]
+        if pool.shape[0] > limit:
+            pool = pool[np.sort(self._rng.choice(pool.shape[0], limit, replace=False))]
+        return pool

@@ -1,0 +1,340 @@
+"""The evolutionary players ``eda`` and ``ga`` on DEAP, and what they share with ``archive``.
+
+Seed 002, sections 4-6 (the ``archive`` player itself is in :mod:`.archive`). Every player
+counts its fitness evaluations and the distinct codes it evaluated, and has a stall guard:
+its population restarts after a bounded number of stagnant generations, and after
+``max_evaluations_per_guess`` evaluations without a consistent code it plays the code
+nearest to consistency found so far (recorded as a capped guess). None of them lists the
+code space, so they play any game size.
+
+Randomness: DEAP's operators draw from Python's global :mod:`random`. Each game seeds it
+from the game's generator in :meth:`EvolutionaryPlayer.start`, and every call that draws
+from it restores the game's own state first and saves it after, so a game depends only on
+its generator even when games of several players interleave in one process.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import abstractmethod
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, ClassVar
+
+import numpy as np
+from pydantic import Field, PositiveInt
+
+from evo_mastermind.codes import Code, Codes, CodeSpace, InvalidGameError
+from evo_mastermind.evolution.archive import outside
+from evo_mastermind.evolution.eda import UnivariateEDA
+from evo_mastermind.evolution.eda import make_toolbox as make_eda_toolbox
+from evo_mastermind.evolution.fitness import CountingEvaluator, Distances, History
+from evo_mastermind.evolution.individuals import FitnessKind, assign_fitness, codes_of
+from evo_mastermind.evolution.search import ConsistencySearch, SearchSettings
+from evo_mastermind.evolution.vectorised import VectorisedSearch
+from evo_mastermind.game import PlayerStats
+from evo_mastermind.players.base import Player, PlayerParams, register_player
+from evo_mastermind.scoring import Response
+
+
+class EvolutionaryParams(PlayerParams):
+    """Options shared by every evolutionary player.
+
+    Attributes:
+        population_size: individuals per generation.
+        first_guess: the opening code, e.g. ``AABB``; unset for the player's default pattern.
+        max_stagnant_generations: restart the population after this many generations in
+            which the smallest distance to consistency did not improve.
+        max_evaluations_per_guess: the hard cap: after this many evaluations in one move
+            without a consistent code, the code nearest to consistency found is played and
+            the game records a capped guess.
+    """
+
+    population_size: PositiveInt = 100
+    first_guess: str | None = None
+    max_stagnant_generations: PositiveInt = 30
+    max_evaluations_per_guess: PositiveInt = 200_000
+
+
+class _BestSoFar:
+    """The code nearest to consistency seen in a move, excluding codes already played."""
+
+    def __init__(self, played: Codes) -> None:
+        self.played = played
+        self.code: Code | None = None
+        self.distance = np.inf
+
+    def update(self, codes: Codes, distance: Distances) -> None:
+        if codes.shape[0] == 0:
+            return
+        allowed = outside(codes, self.played)
+        if not allowed.any():
+            return
+        candidates = np.flatnonzero(allowed)
+        best = candidates[np.argmin(distance[candidates])]
+        if distance[best] < self.distance:
+            self.code, self.distance = codes[best].copy(), float(distance[best])
+
+
+class EvolutionaryPlayer(Player):
+    """What the evolutionary players share: first guess, history, counts, seeding, the cap."""
+
+    Params: ClassVar[type[PlayerParams]] = EvolutionaryParams
+    default_first_guess: ClassVar[str] = "aabc"
+    """First-guess pattern (:meth:`CodeSpace.patterned_code`) when none is given."""
+
+    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+        super().__init__(space, params)
+        assert isinstance(self.params, EvolutionaryParams)
+        self.options: EvolutionaryParams = self.params
+        text = self.options.first_guess
+        try:
+            self.first_guess = (
+                space.patterned_code(self.default_first_guess)
+                if text is None
+                else space.parse(text)
+            )
+        except InvalidGameError as error:
+            raise InvalidGameError(f"player {self.name!r}: first_guess: {error}") from None
+        self.evaluator = CountingEvaluator(space.pegs, space.colors, self.needs_local_entropy())
+        self.capped_guesses = 0
+        self._rng = np.random.default_rng(0)
+        self._random_state = random.Random(0).getstate()
+        self._move_start_evaluations = 0
+
+    def needs_local_entropy(self) -> bool:
+        """Whether evaluations must compute the local entropy ``s``."""
+        return False
+
+    @property
+    def history(self) -> History:
+        """The guesses and responses of the current game."""
+        return self.evaluator.history
+
+    # -- the protocol --------------------------------------------------------------------
+    def start(self, rng: np.random.Generator) -> None:
+        """Begin a game: reset every per-game state and seed ``random`` from ``rng``."""
+        self._rng = rng
+        # DEAP's operators use the global `random`; this game's draws come from its own seed.
+        self._random_state = random.Random(int(rng.integers(2**63))).getstate()
+        self.evaluator.reset()
+        self.capped_guesses = 0
+        self.reset_game()
+
+    def ask(self) -> Code:
+        """The first guess, then whatever this move's evolution finds."""
+        if len(self.history) == 0:
+            return self.first_guess.copy()
+        self._move_start_evaluations = self.evaluator.evaluations
+        with self._game_random():
+            return self.next_guess()
+
+    def tell(self, guess: Code, response: Response) -> None:
+        """Record the response; subclasses update their populations."""
+        self.history.add(guess, response)
+        self.after_response(np.asarray(guess, dtype=np.uint8), response)
+
+    def stats(self) -> PlayerStats:
+        """Evaluations, distinct codes evaluated and capped guesses in this game."""
+        return PlayerStats(
+            evaluations=self.evaluator.evaluations,
+            distinct_codes=self.evaluator.distinct_codes,
+            capped_guesses=self.capped_guesses,
+        )
+
+    # -- helpers for subclasses ----------------------------------------------------------
+    @contextmanager
+    def _game_random(self) -> Iterator[None]:
+        """Draw from the global ``random`` with this game's state, then save that state."""
+        saved = random.getstate()
+        random.setstate(self._random_state)
+        try:
+            yield
+        finally:
+            self._random_state = random.getstate()
+            random.setstate(saved)
+
+    def over_cap(self) -> bool:
+        """Whether this move has used up its evaluations."""
+        spent = self.evaluator.evaluations - self._move_start_evaluations
+        return spent >= self.options.max_evaluations_per_guess
+
+    def capped(self, best: _BestSoFar) -> Code:
+        """Play the code nearest to consistency after the cap, and count it."""
+        self.capped_guesses += 1
+        if best.code is None:  # every evaluated code was already played: play a fresh one
+            return self.space.sample(self._rng, 1)[0]
+        return best.code
+
+    @abstractmethod
+    def reset_game(self) -> None:
+        """Forget the previous game's populations."""
+
+    @abstractmethod
+    def next_guess(self) -> Code:
+        """Evolve until a guess is found (the first guess is already played)."""
+
+    @abstractmethod
+    def after_response(self, guess: Code, response: Response) -> None:
+        """Learn a response (the history already holds it)."""
+
+
+class EDAParams(EvolutionaryParams):
+    """Options of the EDA (defaults from seed 002, section 4).
+
+    Attributes:
+        population_size: codes per generation (200 in seed 002).
+        replacement_rate: share of the population replaced by new samples each generation
+            (0.5 in seed 002).
+        fitness: ``f`` (distance to consistency) or ``f_local_entropy`` (``s / (1 + f)``).
+        smoothing: weight of the uniform distribution mixed into each peg's colour
+            frequencies, so no colour is lost for good.
+        first_guess: unset for ``AABB`` (pairs of colours on larger games), as in seed 002.
+    """
+
+    population_size: PositiveInt = 200
+    replacement_rate: float = Field(default=0.5, gt=0.0, lt=1.0)
+    fitness: FitnessKind = "f_local_entropy"
+    smoothing: float = Field(default=0.01, ge=0.0, lt=1.0)
+
+
+@register_player("eda")
+class EDAPlayer(EvolutionaryPlayer):
+    """Univariate EDA that plays as soon as its population holds a consistent code.
+
+    With ``f_local_entropy`` it plays the consistent code of highest local entropy in that
+    generation; with ``f`` a consistent code of the generation chosen at random.
+    """
+
+    Params = EDAParams
+    default_first_guess = "aabb"
+
+    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+        super().__init__(space, params)
+        assert isinstance(self.params, EDAParams)
+        self.eda_options: EDAParams = self.params
+        self.strategy = UnivariateEDA(
+            space.pegs,
+            space.colors,
+            self.eda_options.population_size,
+            self.eda_options.replacement_rate,
+            self.eda_options.smoothing,
+            self.eda_options.fitness,
+        )
+        self.toolbox = make_eda_toolbox(self.strategy)
+
+    def needs_local_entropy(self) -> bool:
+        """Only ``f_local_entropy`` needs ``s``."""
+        assert isinstance(self.params, EDAParams)
+        return self.params.fitness == "f_local_entropy"
+
+    def reset_game(self) -> None:
+        """Start from the uniform distribution."""
+        self.strategy.restart(self._rng)
+
+    def after_response(self, guess: Code, response: Response) -> None:
+        """The survivors' fitness is stale; they are re-evaluated at the next move."""
+        self.strategy.invalidate()
+
+    def next_guess(self) -> Code:
+        """Generate, evaluate, update until a generation holds a consistent code."""
+        best = _BestSoFar(self.history.guesses)
+        smallest = np.inf
+        stagnant = 0
+        while True:
+            population = self.toolbox.generate()
+            stale = [individual for individual in population if not individual.fitness.valid]
+            codes = codes_of(stale)
+            evaluation = self.evaluator.evaluate(codes)
+            if evaluation.entropy is not None:
+                assign_fitness(stale, evaluation.local_entropy_fitness.tolist())
+            else:
+                assign_fitness(stale, evaluation.distance.tolist())
+            self.toolbox.update(population)
+            consistent = np.flatnonzero(evaluation.consistent)
+            if consistent.size:
+                return codes[self._pick(consistent, evaluation.entropy)].copy()
+            best.update(codes, evaluation.distance)
+            if self.over_cap():
+                return self.capped(best)
+            if best.distance < smallest:
+                smallest, stagnant = best.distance, 0
+            else:
+                stagnant += 1
+            if stagnant >= self.options.max_stagnant_generations:
+                self.strategy.restart(self._rng)
+                stagnant = 0
+
+    def _pick(self, consistent: Any, entropy: Any) -> int:
+        if entropy is not None:
+            scores = entropy[consistent]
+            consistent = consistent[scores >= scores.max() - 1e-12]
+        return int(consistent[self._rng.integers(consistent.size)])
+
+
+class GAParams(EvolutionaryParams):
+    """Options of the genetic search (``ga`` and ``archive``).
+
+    Attributes:
+        population_size: parents kept each generation.
+        offspring_size: children per generation (unset: the population size).
+        tournament_size: contestants per parent tournament.
+        crossover_probability: chance that two parents are crossed (two-point crossover).
+        mutation_probability: chance that a child is mutated.
+        swap_probability: share of mutations that swap two pegs; the rest recolour one peg.
+    """
+
+    offspring_size: PositiveInt | None = None
+    tournament_size: PositiveInt = 2
+    crossover_probability: float = Field(default=0.5, ge=0.0, le=1.0)
+    mutation_probability: float = Field(default=0.8, ge=0.0, le=1.0)
+    swap_probability: float = Field(default=0.3, ge=0.0, le=1.0)
+
+    def search_settings(self) -> SearchSettings:
+        """These options as the search's settings."""
+        return SearchSettings(
+            population_size=self.population_size,
+            offspring_size=self.offspring_size or self.population_size,
+            tournament_size=self.tournament_size,
+            crossover_probability=self.crossover_probability,
+            mutation_probability=self.mutation_probability,
+            swap_probability=self.swap_probability,
+            max_stagnant_generations=self.max_stagnant_generations,
+        )
+
+
+class _SearchPlayer(EvolutionaryPlayer):
+    """A player driving a :class:`ConsistencySearch`."""
+
+    Params: ClassVar[type[PlayerParams]] = GAParams
+
+    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+        super().__init__(space, params)
+        assert isinstance(self.params, GAParams)
+        self.search: ConsistencySearch | VectorisedSearch = ConsistencySearch(
+            space, self.params.search_settings(), self.evaluator
+        )
+
+    def reset_game(self) -> None:
+        """Forget the population."""
+        self.search.reset()
+
+
+@register_player("ga")
+class GAPlayer(_SearchPlayer):
+    """A DEAP genetic algorithm that plays the first consistent code it finds (fitness ``f``)."""
+
+    def after_response(self, guess: Code, response: Response) -> None:
+        """Nothing to do: the population is re-evaluated at the next move."""
+
+    def next_guess(self) -> Code:
+        """Evolve until an evaluated code is consistent, and play the first such code."""
+        best = _BestSoFar(self.history.guesses)
+        for batch in self.search.generations(self._rng):
+            consistent = np.flatnonzero(batch.distance == 0)
+            if consistent.size:
+                return batch.codes[consistent[0]].copy()
+            best.update(batch.codes, batch.distance)
+            if self.over_cap():
+                break
+        return self.capped(best)

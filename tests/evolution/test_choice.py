@@ -1,0 +1,89 @@
+import numpy as np
+import pytest
+
+from evo_mastermind.codes import CodeSpace
+from evo_mastermind.evolution.choice import (
+    RemainingGuesses,
+    choose_guess,
+    expected_guesses,
+    lookahead_scores,
+)
+from evo_mastermind.partitions import PARTITION_SCORES, partition_counts
+from evo_mastermind.scoring import response_matrix, score_codes
+
+SPACE = CodeSpace(4, 6)
+
+
+def codes(*texts: str) -> np.ndarray:
+    return np.stack([SPACE.parse(text) for text in texts])
+
+
+def consistent_set(secret: str, guesses: list[str]) -> np.ndarray:
+    everything = SPACE.all_codes
+    keep = np.ones(SPACE.size, dtype=bool)
+    for guess in guesses:
+        wanted = score_codes(SPACE.parse(guess), SPACE.parse(secret)[None, :], 6)[0]
+        keep &= score_codes(SPACE.parse(guess), everything, 6) == wanted
+    return everything[keep]
+
+
+def test_one_or_two_candidates_play_a_member() -> None:
+    rng = np.random.default_rng(0)
+    for archive in (codes("ABCD"), codes("ABCD", "DCBA")):
+        guess, consistent = choose_guess(archive, codes("EEFF"), "entropy", 6, rng)
+        assert consistent and any((guess == member).all() for member in archive)
+
+
+@pytest.mark.parametrize("heuristic", ["entropy", "most_parts", "expected_size", "worst_case"])
+def test_partition_heuristic_picks_a_best_scoring_member(heuristic: str) -> None:
+    archive = consistent_set("ABBC", ["AABB", "ACDE"])
+    guess, consistent = choose_guess(archive, None, heuristic, 6, np.random.default_rng(1))  # type: ignore[arg-type]
+    scores = PARTITION_SCORES[heuristic](partition_counts(response_matrix(archive, archive, 6), 25))
+    chosen = int(np.flatnonzero((archive == guess).all(axis=1))[0])
+    assert consistent and scores[chosen] == pytest.approx(scores.max())
+
+
+def test_all_codes_play_may_pick_a_better_splitter_outside_the_archive() -> None:
+    # Three candidates that no member separates: a code from the pool splits them all.
+    archive = codes("AAAB", "AAAC", "AAAD")
+    assert len(set(score_codes(archive[0], archive, 6).tolist())) == 2
+    guess, consistent = choose_guess(
+        archive, codes("FFBC"), "most_parts", 6, np.random.default_rng(0)
+    )
+    # Every member splits the three into two parts and may win; FFBC splits into three parts.
+    assert not consistent and SPACE.format(guess) == "FFBC"
+
+
+def test_expected_guesses_counts_the_immediate_win_of_a_candidate() -> None:
+    archive = codes("AAAB", "AAAC", "AAAD")
+    curve = RemainingGuesses()
+    # A member splitting the others apart: 1 + (1 + 1) / 3; a non-member splitting all: 1 + 1.
+    splitter = codes("FFBC")
+    responses = response_matrix(np.concatenate([codes("AAAB"), splitter]), archive, 6)
+    member_value, outsider_value = expected_guesses(responses, 4, curve).tolist()
+    # AAAB against AAAC and AAAD: both (3,0), so one part of two (3 guesses in total).
+    assert member_value == pytest.approx(1 + 3 / 3)
+    assert outsider_value == pytest.approx(2.0)
+
+
+def test_remaining_guesses_curve() -> None:
+    curve = RemainingGuesses(a=1.0, b=0.5)
+    totals = curve.totals(np.array([0, 1, 2, 4]))
+    assert totals == pytest.approx([0, 1, 3, 4 * (1 + 0.5 * np.log(4))])
+
+
+def test_lookahead_rescores_only_the_widest_few_and_prefers_lower_expectation() -> None:
+    archive = consistent_set("ABBC", ["AABB"])
+    responses = response_matrix(archive, archive, 6)
+    scores = lookahead_scores(responses, len(archive), 4, 5, True, RemainingGuesses())
+    assert np.isfinite(scores).sum() == 5
+    one_ply = expected_guesses(responses, 4, RemainingGuesses())
+    # Looking further ahead can only refine the leaf estimate, never go below one guess.
+    assert (-scores[np.isfinite(scores)] >= 1.0).all()
+    assert set(np.flatnonzero(np.isfinite(scores))) == set(np.argsort(one_ply, kind="stable")[:5])
+
+
+def test_choose_guess_with_lookahead_returns_a_member_when_playing_consistently() -> None:
+    archive = consistent_set("ABBC", ["AABB", "CDEF"])
+    guess, consistent = choose_guess(archive, None, "lookahead", 6, np.random.default_rng(2))
+    assert consistent and any((guess == member).all() for member in archive)
