@@ -6,10 +6,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-PAPER_TABLES := table2 table4 table5 table6
+PAPER_TABLES := table2 table3 table4 table5 table6
 RUN := $(BIN)/evo-mastermind run --resume
 
-.PHONY: test test-slow lint reproduce benchmark strip-notebooks clean
+.PHONY: test test-slow lint reproduce studies benchmark strip-notebooks clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,6 +34,11 @@ reproduce: $(STAMP)
 	  $(RUN) configs/paper/$$table.yaml --out results/paper/$$table || exit $$?; \
 	  $(BIN)/evo-mastermind plot results/paper/$$table --kind distribution || exit $$?; \
 	done
+
+# The evolutionary studies beyond the paper (archive EA on (4,6), scaling to (8,12)): about
+# an hour on two cores; figures go to benchmarks/results/evolution.json.
+studies: $(STAMP)
+	$(BIN)/python -m benchmarks.bench_evolution
 
 benchmark: $(STAMP)
 	$(BIN)/python -m benchmarks.bench_engine

@@ -24,10 +24,19 @@ EXTRA_COLUMNS = (
     "games",
     "win_rate",
     "mean_evaluations",
+    "mean_distinct_codes",
+    "fraction_examined",
+    "capped_guesses",
     "mean_seconds",
     "mean_player_seconds",
 )
-"""Columns after the paper's: the block and section the row belongs to, per-game averages."""
+"""Columns after the paper's: the block and section the row belongs to, per-game averages.
+
+``mean_distinct_codes`` is the distinct codes a player evaluated per game and
+``fraction_examined`` that share of the code space (seed 002's second objective);
+``capped_guesses`` counts guesses played because an evaluation cap was reached. All three
+are empty for players that do not count evaluations.
+"""
 
 GROUPED_COLUMNS = (
     "label",
@@ -62,6 +71,14 @@ def _mean_or_nan(values: pd.Series) -> float:
     return float(present.mean()) if len(present) else float("nan")
 
 
+def _sum_or_nan(values: pd.Series | None) -> float:
+    """The sum of the values present (nullable columns), NaN when none is."""
+    if values is None:
+        return float("nan")
+    present = pd.to_numeric(values, errors="coerce").dropna()
+    return float(present.sum()) if len(present) else float("nan")
+
+
 def summary_table(
     games: pd.DataFrame,
     experiment: dict[str, Any] | None = None,
@@ -94,6 +111,7 @@ def summary_table(
         for label, played in block.groupby("label", sort=False):
             means = per_run.loc[per_run["label"] == label, "mean_guesses"]
             section = section_of.get(str(label), "")
+            distinct = _mean_or_nan(played.get("distinct_codes", pd.Series(dtype=float)))
             rows.append(
                 {
                     "player": str(label),
@@ -111,6 +129,9 @@ def summary_table(
                     "games": len(played),
                     "win_rate": float(played["solved"].astype(bool).mean()),
                     "mean_evaluations": _mean_or_nan(played["evaluations"]),
+                    "mean_distinct_codes": distinct,
+                    "fraction_examined": distinct / float(colors) ** pegs,
+                    "capped_guesses": _sum_or_nan(played.get("capped_guesses")),
                     "mean_seconds": float(played["seconds"].mean()),
                     "mean_player_seconds": float(played["player_seconds"].mean()),
                     "_section": section_rank.get(section, len(section_rank)),

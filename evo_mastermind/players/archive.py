@@ -11,8 +11,8 @@ the guess, from the archive (consistent play) or from every code evaluated durin
 members still consistent, and they seed the next move's population. The code space is never
 listed, so the player runs on games whose space could not be.
 
-Best settings found per game size (measured in ``benchmarks/bench_evolution.py``; options
-not listed keep their defaults)::
+Best settings found per game size (options not listed keep their defaults; the studies
+``configs/evolution/archive_4x6.yaml`` and ``configs/scaling/*.yaml`` play them)::
 
     (4,6)   heuristic: lookahead, mu: 300, max_generations_without_new: 20,
             population_size: 100; play: consistent, or all

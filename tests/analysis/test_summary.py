@@ -52,6 +52,21 @@ def test_extras_count_evaluations_unsolved_games_and_time() -> None:
     assert table["EA"]["mean_seconds"] > 0
 
 
+def test_extras_give_the_share_of_the_space_examined_and_capped_guesses() -> None:
+    games = make_games({"EA": WEAK, "Exhaustive": STRONG}, runs=2, games_per_run=50)
+    ea = games["label"] == "EA"
+    games["distinct_codes"] = pd.Series(pd.NA, index=games.index, dtype="Int64")
+    games.loc[ea, "distinct_codes"] = 324  # a quarter of the 1296 codes of (4,6)
+    games["capped_guesses"] = pd.Series(pd.NA, index=games.index, dtype="Int64")
+    games.loc[ea, "capped_guesses"] = 1
+    table = summary_table(games).set_index("player").to_dict("index")
+    assert table["EA"]["mean_distinct_codes"] == 324
+    assert table["EA"]["fraction_examined"] == pytest.approx(0.25)
+    assert table["EA"]["capped_guesses"] == 100
+    assert math.isnan(table["Exhaustive"]["fraction_examined"])
+    assert math.isnan(table["Exhaustive"]["capped_guesses"])
+
+
 def test_run_means() -> None:
     games = fixed_games({"A": [[4, 6], [5]]})
     means = run_means(games)
