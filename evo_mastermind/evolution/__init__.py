@@ -19,7 +19,7 @@ from evo_mastermind.evolution.fitness import (
 )
 from evo_mastermind.evolution.individuals import DistanceIndividual, EntropyIndividual
 from evo_mastermind.evolution.neighbourhood import hamming_offsets, scan_around
-from evo_mastermind.evolution.search import ConsistencySearch, SearchSettings
+from evo_mastermind.evolution.search import ConsistencySearch, PopulationSearch, SearchSettings
 from evo_mastermind.evolution.vectorised import VectorisedSearch
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "EntropyIndividual",
     "Evaluation",
     "History",
+    "PopulationSearch",
     "RemainingGuesses",
     "SearchSettings",
     "UnivariateEDA",

@@ -12,6 +12,7 @@ evaluation is counted.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -74,7 +75,7 @@ def make_toolbox(colors: int, settings: SearchSettings) -> base.Toolbox:
     return toolbox
 
 
-class ConsistencySearch:
+class PopulationSearch(ABC):
     """A population searching for codes consistent with a game's history.
 
     The population lives across the moves of a game: at each move the previous population is
@@ -93,21 +94,39 @@ class ConsistencySearch:
         self.space = space
         self.settings = settings
         self.evaluator = evaluator
-        self.toolbox = make_toolbox(space.colors, settings)
-        self.population: list[Any] = []
         self.restarts = 0
+        self.reset()
 
+    @abstractmethod
     def reset(self) -> None:
-        """Forget the population (a new game)."""
-        self.population = []
-        self.restarts = 0
+        """Forget the population and the restart count (a new game)."""
 
+    @abstractmethod
     def generations(self, rng: np.random.Generator, seeds: Codes | None = None) -> Iterator[Batch]:
         """Evolve for as long as the caller keeps iterating; yield every evaluated batch.
 
         The first batch is the move's starting population: ``seeds`` first, then the previous
         population, then random codes up to the population size.
         """
+
+
+class ConsistencySearch(PopulationSearch):
+    """The search on DEAP individuals, with DEAP's operators and selections (the reference)."""
+
+    def __init__(
+        self, space: CodeSpace, settings: SearchSettings, evaluator: CountingEvaluator
+    ) -> None:
+        self.toolbox = make_toolbox(space.colors, settings)
+        self.population: list[Any] = []
+        super().__init__(space, settings, evaluator)
+
+    def reset(self) -> None:
+        """Forget the population and the restart count (a new game)."""
+        self.population = []
+        self.restarts = 0
+
+    def generations(self, rng: np.random.Generator, seeds: Codes | None = None) -> Iterator[Batch]:
+        """Evolve for as long as the caller keeps iterating; yield every evaluated batch."""
         yield self._start_move(rng, seeds)
         settings = self.settings
         best = min(ind.fitness.values[0] for ind in self.population)

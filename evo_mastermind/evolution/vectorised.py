@@ -20,31 +20,22 @@ import numpy.typing as npt
 from evo_mastermind.codes import Codes, CodeSpace
 from evo_mastermind.evolution.fitness import CountingEvaluator, Distances
 from evo_mastermind.evolution.neighbourhood import distinct_rows
-from evo_mastermind.evolution.search import Batch, SearchSettings
+from evo_mastermind.evolution.search import Batch, PopulationSearch, SearchSettings
 
 
-class VectorisedSearch:
-    """A population searching for codes consistent with a game's history, as numpy arrays.
-
-    Args:
-        space: the game size (never enumerated).
-        settings: the search parameters.
-        evaluator: the game's counting evaluator, which also holds the history.
-    """
+class VectorisedSearch(PopulationSearch):
+    """The search with the population held as numpy arrays (see the module's docstring)."""
 
     def __init__(
         self, space: CodeSpace, settings: SearchSettings, evaluator: CountingEvaluator
     ) -> None:
-        self.space = space
-        self.settings = settings
-        self.evaluator = evaluator
         self.population: Codes = np.zeros((0, space.pegs), np.uint8)
         self.distance: Distances = np.zeros(0, np.int64)
-        self.restarts = 0
         self._parent_distance: Distances = np.zeros(0, np.int64)
+        super().__init__(space, settings, evaluator)
 
     def reset(self) -> None:
-        """Forget the population (a new game)."""
+        """Forget the population and the restart count (a new game)."""
         self.population = np.zeros((0, self.space.pegs), np.uint8)
         self.distance = np.zeros(0, np.int64)
         self.restarts = 0

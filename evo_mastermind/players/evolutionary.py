@@ -30,8 +30,7 @@ from evo_mastermind.evolution.eda import UnivariateEDA
 from evo_mastermind.evolution.eda import make_toolbox as make_eda_toolbox
 from evo_mastermind.evolution.fitness import CountingEvaluator, Distances, History
 from evo_mastermind.evolution.individuals import FitnessKind, assign_fitness, codes_of
-from evo_mastermind.evolution.search import ConsistencySearch, SearchSettings
-from evo_mastermind.evolution.vectorised import VectorisedSearch
+from evo_mastermind.evolution.search import ConsistencySearch, PopulationSearch, SearchSettings
 from evo_mastermind.game import PlayerStats
 from evo_mastermind.players.base import Player, PlayerParams, register_player
 from evo_mastermind.scoring import Response
@@ -304,14 +303,14 @@ class GAParams(EvolutionaryParams):
 
 
 class _SearchPlayer(EvolutionaryPlayer):
-    """A player driving a :class:`ConsistencySearch`."""
+    """A player driving a :class:`PopulationSearch` (the DEAP one unless a subclass swaps it)."""
 
     Params: ClassVar[type[PlayerParams]] = GAParams
 
     def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
         super().__init__(space, params)
         assert isinstance(self.params, GAParams)
-        self.search: ConsistencySearch | VectorisedSearch = ConsistencySearch(
+        self.search: PopulationSearch = ConsistencySearch(
             space, self.params.search_settings(), self.evaluator
         )
 
