@@ -3,6 +3,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from evo_mastermind.cli import main
@@ -243,6 +244,7 @@ def test_a_small_tournament_end_to_end(tmp_path: Path, capsys: pytest.CaptureFix
         "secrets: [{scsa: only_once, n: 3}, {scsa: ab_color, n: 3}]\nskip_impossible: true\n"
         "guess_limit: 100\ntime_limit: 5\nplayers:\n"
         "  - {label: Rao, player: rao}\n  - {label: fcol, player: fcol}\n"
+        "  - {label: Archive EA, player: archive, mu: 20}\n"  # any registered player may enter
     )
     out = tmp_path / "out"
     status, stdout, _ = run_cli(
@@ -251,5 +253,8 @@ def test_a_small_tournament_end_to_end(tmp_path: Path, capsys: pytest.CaptureFix
     assert status == 0 and stdout.startswith("# Tournament tour: (4,5), (4,8), (6,5), (6,8)")
     assert stdout.index("## scsa:only_once") < stdout.index("## scsa:ab_color")
     assert (out / "tournament.csv").is_file() and (out / "score_tests.csv").is_file()
+    table = pd.read_csv(out / "tournament.csv")
+    archive = table[table["label"] == "Archive EA"]
+    assert len(archive) == 7 and (archive["win_rate"] == 1.0).all()  # only_once skips (6,5)
     status, stdout, _ = run_cli(capsys, "plot", str(out), "--kind", "heatmap", "--pool-secrets")
     assert status == 0 and stdout.strip().endswith("heatmap.png")
