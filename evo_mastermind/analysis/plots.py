@@ -193,10 +193,11 @@ def plot_evaluations(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure:
             x = float(played["n_guesses"].mean())
             y = float(pd.to_numeric(played["evaluations"]).mean())
             name = f"{label} {_block_name(key)}" if several else str(label)
-            axis.scatter(x, y, s=60, color=colours[str(label)], zorder=3)
-            axis.annotate(name, (x, y), textcoords="offset points", xytext=(6, 4), fontsize=8)
+            axis.scatter(x, y, s=60, color=colours[str(label)], zorder=3, label=name)
     axis.set_yscale("log")
-    axis.margins(0.15)  # room for the point labels
+    axis.margins(0.15)
+    # A legend, not labels beside the points: nearby points would print over each other.
+    axis.legend(fontsize=8, loc="best")
     axis.set_xlabel("mean guesses per game")
     axis.set_ylabel("mean evaluations per game (log scale)")
     axis.grid(True, which="both", alpha=0.3)
