@@ -50,6 +50,9 @@ EVALUATIONS_SIZE = (8.0, 5.5)
 HEATMAP_CELL = (4.2, 3.4)
 """Inches of one heat-map panel; the grid is players (rows) × metrics (columns)."""
 
+HEATMAP_ANNOTATED_UP_TO = 6
+"""Heat maps with at most this many rows and columns print each cell's value."""
+
 HEATMAP_METRICS = (
     ("mean_guesses", "mean guesses", ".2f"),
     ("mean_seconds", "mean seconds per game", ".3g"),
@@ -256,8 +259,10 @@ def plot_heatmap(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure:
             image = axis.imshow(
                 matrix, cmap="viridis", origin="lower", aspect="auto", vmin=low, vmax=high
             )
+            # Values printed in the cells only while they fit; larger grids show colour alone.
+            fits = max(matrix.shape) <= HEATMAP_ANNOTATED_UP_TO
             for (y, x), value in np.ndenumerate(matrix):
-                if not np.isnan(value):
+                if fits and not np.isnan(value):
                     axis.text(
                         x,
                         y,

@@ -98,6 +98,12 @@ def label_order(games: pd.DataFrame, experiment: dict[str, Any] | None = None) -
 
 
 def size_text(games: pd.DataFrame) -> str:
-    """The game size for titles: ``(4,6)``, or the sizes played, e.g. ``(4,6), (5,8)``."""
+    """The game size for titles: ``(4,6)``, a few sizes listed, or many summarised.
+
+    E.g. ``(4,6), (5,8)``; beyond six sizes ``144 sizes, (4,4) to (26,26)``.
+    """
     sizes = sorted({(int(p), int(c)) for p, c in zip(games["pegs"], games["colors"], strict=True)})
-    return ", ".join(f"({pegs},{colors})" for pegs, colors in sizes)
+    named = [f"({pegs},{colors})" for pegs, colors in sizes]
+    if len(named) <= 6:
+        return ", ".join(named)
+    return f"{len(named)} sizes, {named[0]} to {named[-1]}"

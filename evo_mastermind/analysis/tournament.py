@@ -16,6 +16,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from evo_mastermind.analysis.results import size_text
+
 GROUP_COLUMNS = ["label", "pegs", "colors", "secrets"]
 WIN_POINTS = 5.0
 FAILURE_POINTS = -2.0
@@ -128,13 +130,8 @@ def tournament_report(
     by_size = tournament_table(games)
     tests = pairwise_score_tests(games)
     pooled = tournament_table(games, by=["label", "secrets"])
-    sizes = sorted({(int(p), int(c)) for p, c in zip(games["pegs"], games["colors"], strict=True)})
-    named = [f"({pegs},{colors})" for pegs, colors in sizes]
-    size_text = (
-        ", ".join(named) if len(sizes) <= 6 else f"{len(sizes)} sizes, {named[0]} to {named[-1]}"
-    )
     lines = [
-        f"# Tournament {experiment.get('name', '')}: {size_text}",
+        f"# Tournament {experiment.get('name', '')}: {size_text(games)}",
         "",
         f"Guess limit {experiment.get('guess_limit')}, time limit {experiment.get('time_limit')} s "
         "of the player's own time per round. A round is a win (solved), a loss (a limit "
@@ -162,7 +159,7 @@ def tournament_report(
                 "",
             ]
     lost = by_size[by_size["wins"] < by_size["rounds"]]
-    if len(sizes) > 1:
+    if len(games[["pegs", "colors"]].drop_duplicates()) > 1:
         lines += ["## Rounds not won", ""]
         if len(lost):
             lines += _markdown_table(

@@ -8,6 +8,7 @@ import pytest
 from evo_mastermind.analysis.plots import (
     DPI,
     EVALUATIONS_SIZE,
+    HEATMAP_ANNOTATED_UP_TO,
     HEATMAP_CELL,
     PANEL_SIZE,
     PLOT_KINDS,
@@ -177,3 +178,19 @@ def test_many_players_get_patterns_and_an_outside_legend(kind: str) -> None:
     else:
         styles = [line.get_linestyle() for line in axis.get_lines()]
         assert styles[:8] == ["-"] * 8 and styles[8] == "--"
+
+
+def test_heatmap_cells_show_values_only_while_they_fit() -> None:
+    probabilities = [0.0, 0.2, 0.5, 0.3]
+    few = pd.concat(
+        make_games({"P": probabilities}, runs=1, games_per_run=5, pegs=4, colors=c) for c in (4, 5)
+    )
+    many = pd.concat(
+        make_games({"P": probabilities}, runs=1, games_per_run=5, pegs=4, colors=c)
+        for c in range(2, 2 + HEATMAP_ANNOTATED_UP_TO + 1)
+    )
+    few_axis = make_figure(few, {"name": "few"}, "heatmap").axes[0]
+    many_figure = make_figure(many, {"name": "many"}, "heatmap")
+    assert len(few_axis.texts) == 2  # one value per cell
+    assert len(many_figure.axes[0].texts) == 0
+    assert many_figure.get_suptitle() == "many: 7 sizes, (4,2) to (4,8)"
