@@ -177,9 +177,21 @@ class _GroupQueue:
         return keys
 
     def learn(self, games: pa.Table) -> None:
-        measured = games.group_by(["pegs", "colors"]).aggregate([("seconds", "mean")]).to_pydict()
-        by_size = zip(measured["pegs"], measured["colors"], measured["seconds_mean"], strict=True)
-        for pegs, colors, seconds in by_size:
+        # Plain column sums, not Arrow's group_by: tables unpickled from Dask workers have
+        # unaligned buffers, on which Arrow's query engine warns once per batch.
+        totals: dict[tuple[int, int], list[float]] = {}
+        columns = zip(
+            games.column("pegs").to_pylist(),
+            games.column("colors").to_pylist(),
+            games.column("seconds").to_pylist(),
+            strict=True,
+        )
+        for pegs, colors, seconds in columns:
+            total = totals.setdefault((pegs, colors), [0.0, 0.0])
+            total[0] += seconds
+            total[1] += 1
+        for (pegs, colors), (spent, count) in totals.items():
+            seconds = spent / count
             previous = self.seconds.get((pegs, colors))
             self.seconds[(pegs, colors)] = (
                 seconds if previous is None else 0.5 * (previous + seconds)
