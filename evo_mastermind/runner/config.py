@@ -201,7 +201,8 @@ class ExperimentConfig(Strict):
     def fingerprint(self) -> str:
         """A hash of everything that decides which games are played and how."""
         relevant = self.model_dump(
-            mode="json", exclude={"description", "compare_with", "statistics", "batch_games"}
+            mode="json",
+            exclude={"name", "description", "compare_with", "statistics", "report", "batch_games"},
         )
         return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:16]
 

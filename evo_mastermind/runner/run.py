@@ -92,7 +92,8 @@ def prepare(results: ResultsDir, config: ExperimentConfig, resume: bool, force: 
     recorded = (
         results.read_manifest().get("fingerprint") if results.manifest_path.exists() else None
     )
-    if recorded != config.fingerprint():
+    # Without games (e.g. a fresh clone holding only committed reports) nothing can be mixed.
+    if recorded != config.fingerprint() and results.shards():
         raise RunnerError(
             f"{results.path} holds results of a different configuration (players, games, "
             "runs, seed or limits changed); use --force to replace them"

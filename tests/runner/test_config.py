@@ -56,6 +56,7 @@ def test_game_grid_and_secret_lists(write_config: ConfigWriter) -> None:
 def test_fingerprint_ignores_presentation_only(write_config: ConfigWriter) -> None:
     base = load_config(write_config()).fingerprint()
     assert load_config(write_config(description="words", batch_games=3)).fingerprint() == base
+    assert load_config(write_config(name="renamed", report="tournament")).fingerprint() == base
     assert load_config(write_config(seed=12)).fingerprint() != base
     assert load_config(write_config(runs=3)).fingerprint() != base
 

@@ -1,5 +1,6 @@
 import math
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -71,6 +72,18 @@ def test_same_games_table_for_serial_process_and_dask(
     dask = comparable(run(path, tmp_path / "dask", "dask", workers=2))
     pd.testing.assert_frame_equal(serial, process)
     pd.testing.assert_frame_equal(serial, dask)
+
+
+def test_committed_reports_without_games_are_replayed_on_resume(
+    write_config: ConfigWriter, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    first = run(write_config(), out)
+    shutil.rmtree(out / "games")  # what a fresh clone holds: reports and manifest, no games
+    # Even a manifest of an older config version must not stop the replay: nothing can mix.
+    replayed = run(write_config(seed=99), out, resume=True)
+    assert len(replayed) == len(first)
+    assert ResultsDir(out).read_manifest()["seed"] == 99
 
 
 def test_batch_size_never_changes_results(write_config: ConfigWriter, tmp_path: Path) -> None:
