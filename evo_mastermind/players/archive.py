@@ -72,8 +72,9 @@ class ArchiveParams(GAParams):
         pool_limit: with ``play: all``, score at most this many of the move's evaluated
             codes (a random subset) besides the archive.
         lookahead_width: with ``lookahead``, how many guesses get the second ply.
-        remaining_guesses: with ``lookahead``, ``(a, b)`` of the one-ply estimate
-            ``a + b ln m`` of the guesses a part of ``m`` candidates still needs.
+        remaining_a, remaining_b: with ``lookahead``, the one-ply estimate ``a + b ln m`` of
+            the guesses a part of ``m`` candidates still needs (two scalars, since a list
+            value in a config is a sweep).
         max_evaluations_per_guess: the genetic search's cap per move (the scans have their
             own budget).
     """
@@ -90,7 +91,8 @@ class ArchiveParams(GAParams):
     neighbourhood_budget: PositiveInt = 200_000
     pool_limit: PositiveInt = 2000
     lookahead_width: PositiveInt = 20
-    remaining_guesses: tuple[float, float] = (1.2, 0.42)
+    remaining_a: float = RemainingGuesses.a
+    remaining_b: float = RemainingGuesses.b
     max_evaluations_per_guess: PositiveInt = 1_000_000
 
 
@@ -108,7 +110,9 @@ class ArchivePlayer(_SearchPlayer):
         if self.archive_options.search == "vectorised":
             settings = self.archive_options.search_settings()
             self.search = VectorisedSearch(space, settings, self.evaluator)
-        self.curve = RemainingGuesses(*self.archive_options.remaining_guesses)
+        self.curve = RemainingGuesses(
+            self.archive_options.remaining_a, self.archive_options.remaining_b
+        )
         self._seen: list[Codes] = []
 
     def reset_game(self) -> None:

@@ -10,6 +10,7 @@ import pytest
 from evo_mastermind.codes import CodeSpace, InvalidGameError
 from evo_mastermind.game import Codemaker, GameResult, Move, play_game
 from evo_mastermind.players import Player, make_player
+from evo_mastermind.players.archive import ArchivePlayer
 from evo_mastermind.players.base import InvalidPlayerParamsError
 from evo_mastermind.players.evolutionary import EvolutionaryPlayer
 from evo_mastermind.scoring import score
@@ -197,3 +198,10 @@ def test_mean_guesses_over_the_whole_classic_space(
         np.mean([r.n_guesses for r in play_sample(player, SPACE.all_codes, run)]) for run in (0, 1)
     ]
     assert low <= float(np.mean(run_means)) <= high
+
+
+def test_lookahead_curve_is_two_scalar_options() -> None:
+    # Scalars, not a pair: a list value in a config entry is a sweep.
+    player = make_player("archive", SPACE, {"remaining_a": 1.0, "remaining_b": 0.5})
+    assert isinstance(player, ArchivePlayer)
+    assert (player.curve.a, player.curve.b) == (1.0, 0.5)
