@@ -65,14 +65,16 @@ def run_means(games: pd.DataFrame) -> pd.DataFrame:
     return means
 
 
-def _mean_or_nan(values: pd.Series) -> float:
-    """The mean of the values present (nullable columns), NaN when none is."""
+def _mean_or_nan(values: pd.Series | None) -> float:
+    """The mean of the values present (nullable columns), NaN when none is or no column."""
+    if values is None:
+        return float("nan")
     present = pd.to_numeric(values, errors="coerce").dropna()
     return float(present.mean()) if len(present) else float("nan")
 
 
 def _sum_or_nan(values: pd.Series | None) -> float:
-    """The sum of the values present (nullable columns), NaN when none is."""
+    """The sum of the values present (nullable columns), NaN when none is or no column."""
     if values is None:
         return float("nan")
     present = pd.to_numeric(values, errors="coerce").dropna()
@@ -111,7 +113,7 @@ def summary_table(
         for label, played in block.groupby("label", sort=False):
             means = per_run.loc[per_run["label"] == label, "mean_guesses"]
             section = section_of.get(str(label), "")
-            distinct = _mean_or_nan(played.get("distinct_codes", pd.Series(dtype=float)))
+            distinct = _mean_or_nan(played.get("distinct_codes"))
             rows.append(
                 {
                     "player": str(label),

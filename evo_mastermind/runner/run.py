@@ -178,25 +178,13 @@ class _GroupQueue:
         return keys
 
     def learn(self, games: pa.Table) -> None:
-        # Plain column sums, not Arrow's group_by: tables unpickled from Dask workers have
-        # unaligned buffers, on which Arrow's query engine warns once per batch.
-        totals: dict[tuple[int, int], list[float]] = {}
-        columns = zip(
-            games.column("pegs").to_pylist(),
-            games.column("colors").to_pylist(),
-            games.column("seconds").to_pylist(),
-            strict=True,
-        )
-        for pegs, colors, seconds in columns:
-            total = totals.setdefault((pegs, colors), [0.0, 0.0])
-            total[0] += seconds
-            total[1] += 1
-        for (pegs, colors), (spent, count) in totals.items():
-            seconds = spent / count
-            previous = self.seconds.get((pegs, colors))
-            self.seconds[(pegs, colors)] = (
-                seconds if previous is None else 0.5 * (previous + seconds)
-            )
+        # pandas, not Arrow's group_by: tables unpickled from Dask workers have unaligned
+        # buffers, on which Arrow's query engine warns once per batch.
+        frame = games.select(["pegs", "colors", "seconds"]).to_pandas()
+        for (pegs, colors), mean in frame.groupby(["pegs", "colors"])["seconds"].mean().items():
+            size, seconds = (int(pegs), int(colors)), float(mean)
+            previous = self.seconds.get(size)
+            self.seconds[size] = seconds if previous is None else 0.5 * (previous + seconds)
 
 
 def _play_all(
