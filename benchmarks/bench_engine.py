@@ -20,6 +20,7 @@ from evo_mastermind.players import make_player
 from evo_mastermind.players.tree import build_tree
 from evo_mastermind.scoring import indexed_scorer
 from evo_mastermind.seeding import game_rng
+from evo_mastermind.symmetry import multiplicity_classes, unplayed_colour_classes
 
 
 def play_all(name: str, space: CodeSpace, secrets: np.ndarray, runs: int) -> tuple[float, float]:
@@ -40,6 +41,8 @@ def play_all(name: str, space: CodeSpace, secrets: np.ndarray, runs: int) -> tup
 def fresh_knuth_tree(space: CodeSpace) -> tuple[float, float, int]:
     """Seconds for a Knuth tree from nothing (response table included), and without it."""
     indexed_scorer.cache_clear()
+    multiplicity_classes.cache_clear()
+    unplayed_colour_classes.cache_clear()
     start = time.perf_counter()
     scorer = indexed_scorer(space)
     if scorer.has_table:

@@ -28,6 +28,9 @@ ENUMERATION_LIMIT = 2**23
 
 LETTERS = string.ascii_uppercase
 
+_TO_LETTERS = bytes.maketrans(bytes(range(len(LETTERS))), LETTERS.encode("ascii"))
+_FROM_LETTERS = bytes.maketrans(LETTERS.encode("ascii"), bytes(range(len(LETTERS))))
+
 
 class InvalidGameError(ValueError):
     """A game size or a code that the game cannot have."""
@@ -131,18 +134,19 @@ class CodeSpace:
             raise InvalidGameError(
                 f"code {text!r} has {len(cleaned)} letters; this game has {self.pegs} pegs"
             )
-        last = LETTERS[self.colors - 1]
-        bad = sorted({ch for ch in cleaned if ch not in LETTERS[: self.colors]})
+        bad = set(cleaned).difference(LETTERS[: self.colors])
         if bad:
             raise InvalidGameError(
-                f"code {text!r} uses {', '.join(repr(b) for b in bad)}; "
-                f"this game has {self.colors} colours, A to {last}"
+                f"code {text!r} uses {', '.join(repr(b) for b in sorted(bad))}; "
+                f"this game has {self.colors} colours, A to {LETTERS[self.colors - 1]}"
             )
-        return np.frombuffer(cleaned.encode("ascii"), dtype=np.uint8) - np.uint8(ord("A"))
+        digits = cleaned.encode("ascii").translate(_FROM_LETTERS)
+        return np.frombuffer(digits, dtype=np.uint8).copy()  # a writable array of its own
 
     def format(self, code: Code) -> str:
         """Write a code as letters, e.g. ``"AABC"``."""
-        return (np.asarray(code, dtype=np.uint8) + np.uint8(ord("A"))).tobytes().decode("ascii")
+        # A byte translation: no numpy arithmetic for one short code (games format every guess).
+        return np.asarray(code, dtype=np.uint8).tobytes().translate(_TO_LETTERS).decode("ascii")
 
     def sample(self, rng: np.random.Generator, n: int) -> Codes:
         """Draw ``n`` codes uniformly at random (with replacement), any space size."""
@@ -166,6 +170,14 @@ class CodeSpace:
         else:
             raise InvalidGameError(f"unknown first-guess pattern {pattern!r}")
         return np.asarray(colours % self.colors, dtype=np.uint8)
+
+
+def digit_keys(digits: npt.NDArray[np.integer], base: int) -> npt.NDArray[np.int64]:
+    """One integer per row of ``digits`` (each below ``base``), equal exactly for equal rows."""
+    if base ** digits.shape[1] >= 2**63:
+        raise OverflowError(f"rows of {digits.shape[1]} digits below {base} overflow int64 keys")
+    weights = base ** np.arange(digits.shape[1] - 1, -1, -1, dtype=np.int64)
+    return digits.astype(np.int64) @ weights
 
 
 def color_counts(codes: Codes, colors: int) -> npt.NDArray[np.uint8]:

@@ -41,14 +41,11 @@ class Codemaker:
     def __init__(self, space: CodeSpace, secret: str | Code) -> None:
         self.space = space
         self.secret: Code = space.parse(secret) if isinstance(secret, str) else np.asarray(secret)
-        # Plain bytes and counts: for one guess, Python on bytes beats numpy's call overhead.
+        # Plain bytes and counts: for one short code, Python on bytes beats numpy's call overhead.
         self._secret_bytes = self.secret.astype(np.uint8).tobytes()
+        self._secret_number = int.from_bytes(self._secret_bytes)
         self._secret_counts = [
-            (colour, count)
-            for colour, count in enumerate(
-                np.bincount(self.secret, minlength=space.colors).tolist()
-            )
-            if count
+            (colour, self._secret_bytes.count(colour)) for colour in set(self._secret_bytes)
         ]
 
     def check(self, guess: object) -> Code:
@@ -60,15 +57,19 @@ class Codemaker:
             if code.min() < 0 or code.max() >= self.space.colors:
                 raise InvalidGuessError(f"guess {guess!r} uses a colour outside this game")
             return code.astype(np.uint8)
-        if code.max() >= self.space.colors:
+        if max(code.tobytes()) >= self.space.colors:
             raise InvalidGuessError(f"guess {guess!r} uses a colour outside this game")
         return code
 
     def respond(self, guess: Code) -> Response:
         """The (black, white) response to a guess."""
         played = guess.tobytes()
-        black = sum(a == b for a, b in zip(played, self._secret_bytes, strict=True))
-        common = sum(min(played.count(colour), count) for colour, count in self._secret_counts)
+        # Blacks are the zero bytes of the XOR of the two codes read as one integer.
+        differences = int.from_bytes(played) ^ self._secret_number
+        black = differences.to_bytes(len(played)).count(0)
+        common = 0
+        for colour, count in self._secret_counts:
+            common += min(played.count(colour), count)
         return Response(black, common - black)
 
 
@@ -100,8 +101,9 @@ class PlayerStats:
 class GameResult:
     """The record of one finished game.
 
-    ``seconds`` is the game's wall time; ``player_seconds`` the CPU time of the player's
-    own calls (what a time limit counts).
+    ``seconds`` is the game's wall time; ``player_seconds`` the CPU time of the thread that
+    played it (what a time limit counts): the player's own calls, and the codemaker's
+    answers, a few microseconds a move.
     """
 
     secret: str
@@ -136,29 +138,31 @@ def play_game(
         codemaker: holds the secret.
         rng: the game's own random generator (the only randomness the player may use).
         guess_limit: stop, unsolved, after this many guesses.
-        time_limit: stop, unsolved, once the player's own CPU time (its start, ask and tell
-            calls, measured per thread so a busy machine does not count against it)
-            exceeds this many seconds.
+        time_limit: stop, unsolved, once the game's CPU time (the player's calls and the
+            codemaker's answers, measured per thread so a busy machine does not count
+            against it) exceeds this many seconds after a guess.
 
     Raises:
         InconsistentResponsesError: the responses contradict each other (a lying codemaker).
     """
     space = codemaker.space
-    wall_start = time.perf_counter()
     moves: list[Move] = []
     outcome: Outcome
-    # The clock runs from before each tell (or start) to after the next ask: two readings a move.
-    player_time = 0.0
-    mark = time.thread_time()
+    wall_start = time.perf_counter()
+    cpu_start = time.thread_time()
     player.start(rng)
     while True:
         if guess_limit is not None and len(moves) >= guess_limit:
-            player_time += time.thread_time() - mark
             outcome = "guess_limit"
             break
         offered = player.ask()
-        player_time += time.thread_time() - mark
-        if time_limit is not None and player_time > time_limit:
+        # A thread's CPU time never exceeds the wall time, and the thread clock is a system
+        # call: read it only once the wall clock says the limit may have been passed.
+        if (
+            time_limit is not None
+            and time.perf_counter() - wall_start > time_limit
+            and time.thread_time() - cpu_start > time_limit
+        ):
             outcome = "time_limit"
             break
         try:
@@ -171,13 +175,13 @@ def play_game(
         if response.black == space.pegs:
             outcome = "solved"
             break
-        mark = time.thread_time()
         player.tell(guess, response)
+    player_seconds = time.thread_time() - cpu_start
     return GameResult(
         secret=space.format(codemaker.secret),
         moves=tuple(moves),
         outcome=outcome,
         seconds=time.perf_counter() - wall_start,
-        player_seconds=player_time,
+        player_seconds=player_seconds,
         stats=player.stats(),
     )

@@ -12,7 +12,16 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from evo_mastermind.codes import LETTERS, Code, Codes, CodeSpace, InvalidGameError, color_counts
+from evo_mastermind.codes import (
+    LETTERS,
+    Code,
+    Codes,
+    CodeSpace,
+    InvalidGameError,
+    color_counts,
+    digit_keys,
+)
+from evo_mastermind.symmetry import CodeClasses
 
 Packed = npt.NDArray[np.uint8]
 """Packed responses, ``black * (pegs + 1) + white`` (at most 27 * 27 - 1 < 2**16 in general)."""
@@ -117,6 +126,45 @@ def response_matrix(
     return out
 
 
+def response_table(space: CodeSpace, counts: npt.NDArray[np.uint8]) -> Packed:
+    """Packed responses of every code against every code of an enumerable space.
+
+    Built from its structure rather than pair by pair: blacks add up over the first and the
+    last pegs (:func:`_black_table`), and the common colours of two codes depend only on their
+    colour counts, so they are computed once per pair of distinct counts and spread out
+    (3-5 times faster than :func:`response_matrix` on the whole space).
+
+    Args:
+        space: the game size.
+        counts: :func:`color_counts` of every code.
+    """
+    dtype = _packed_dtype(space.pegs)
+    classes = CodeClasses.of_keys(digit_keys(counts, space.pegs + 1))
+    distinct = counts[classes.representatives]
+    common = np.zeros((distinct.shape[0], distinct.shape[0]), dtype=dtype)
+    for colour in range(space.colors):
+        common += np.minimum(distinct[:, None, colour], distinct[None, :, colour])
+    table = _black_table(space.pegs, space.colors, dtype)
+    table *= space.pegs
+    # np.take keeps the result in C order (fancy indexing on columns would not: slow to add).
+    table += np.take(np.take(common, classes.of_code, axis=0), classes.of_code, axis=1)
+    return table
+
+
+def _black_table(pegs: int, colors: int, dtype: np.dtype[np.unsignedinteger]) -> Packed:
+    """Blacks between every pair of codes: the first pegs' blacks plus the last pegs'."""
+    if pegs == 1:
+        colours = np.arange(colors)
+        return (colours[:, None] == colours[None, :]).astype(dtype)
+    first = _black_table(pegs // 2, colors, dtype)
+    last = _black_table(pegs - pegs // 2, colors, dtype)
+    n_first, n_last = first.shape[0], last.shape[0]
+    # Code i is (i // n_last, i % n_last): a 4-D sum, laid out as the 2-D table.
+    table = np.empty((n_first, n_last, n_first, n_last), dtype=dtype)
+    np.add(first[:, None, :, None], last[None, :, None, :], out=table)
+    return table.reshape(n_first * n_last, n_first * n_last)
+
+
 class IndexedScorer:
     """Responses between codes of an enumerable space, addressed by their indices.
 
@@ -134,7 +182,7 @@ class IndexedScorer:
     @cached_property
     def table(self) -> Packed:
         """The full response table, ``table[i, j]`` = packed response of code i against code j."""
-        table = response_matrix(self.codes, self.codes, self.space.colors, self.counts, self.counts)
+        table = response_table(self.space, self.counts)
         table.flags.writeable = False
         return table
 

@@ -19,6 +19,20 @@ def _digest(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "little")
 
 
+def _uint32_words(value: int) -> list[int]:
+    """A non-negative integer as SeedSequence reads it: 32-bit words, least significant first."""
+    words = []
+    while value:
+        words.append(value & 0xFFFFFFFF)
+        value >>= 32
+    return words or [0]
+
+
+@lru_cache(maxsize=1 << 16)
+def _digest_words(text: str) -> tuple[int, ...]:
+    return tuple(_uint32_words(_digest(text)))
+
+
 def game_seed(
     root_seed: int, label: str, run: int, secret: str, colors: int, occurrence: int = 0
 ) -> np.random.SeedSequence:
@@ -27,9 +41,21 @@ def game_seed(
     The identity is the player entry's label, the run, the secret and the number of colours
     (the same letters make different games at another size), and ``occurrence`` to tell
     apart repeats of one secret in a drawn list.
+
+    The spawn key is ``(digest(label), run, digest(secret), colors, occurrence)``, handed to
+    numpy already cut into the 32-bit words it would cut it into: the same seed, without
+    numpy's slow conversion of large Python integers (a few microseconds of every game).
     """
-    key = (_digest(label), run, _digest(secret), colors, occurrence)
-    return np.random.SeedSequence(root_seed, spawn_key=key)
+    words = [
+        *_digest_words(label),
+        *_uint32_words(run),
+        *_digest_words(secret),
+        *_uint32_words(colors),
+        *_uint32_words(occurrence),
+    ]
+    # numpy reads a uint32 array as those very words (tests/test_seeding.py checks it).
+    words_array = np.array(words, dtype=np.uint32)
+    return np.random.SeedSequence(root_seed, spawn_key=(words_array,))  # type: ignore[arg-type]
 
 
 def game_rng(

@@ -1,12 +1,20 @@
 from collections import Counter
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import evo_mastermind
-from evo_mastermind.codes import CodeSpace
-from evo_mastermind.scoring import Response, indexed_scorer, response_matrix, score, score_codes
+from evo_mastermind.codes import CodeSpace, color_counts
+from evo_mastermind.scoring import (
+    Response,
+    indexed_scorer,
+    response_matrix,
+    response_table,
+    score,
+    score_codes,
+)
 
 
 def reference_score(guess: str, secret: str) -> tuple[int, int]:
@@ -94,3 +102,11 @@ def test_response_packing_round_trips() -> None:
     for black in range(5):
         for white in range(5 - black):
             assert Response.unpack(Response(black, white).pack(4), 4) == (black, white)
+
+
+@pytest.mark.parametrize(("pegs", "colors"), [(1, 2), (2, 26), (3, 5), (4, 6), (5, 4), (12, 2)])
+def test_response_table_equals_pair_by_pair_scoring(pegs: int, colors: int) -> None:
+    space = CodeSpace(pegs, colors)
+    codes = space.all_codes
+    table = response_table(space, color_counts(codes, colors))
+    np.testing.assert_array_equal(table, response_matrix(codes, codes, colors))

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import ClassVar, Literal
 
 import numpy as np
 import numpy.typing as npt
 from pydantic import PositiveInt
 
-from evo_mastermind.codes import Code, CodeSpace, InvalidGameError, color_counts
+from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
 from evo_mastermind.game import InconsistentResponsesError
 from evo_mastermind.partitions import (
     PARTITION_SCORES,
@@ -30,6 +29,7 @@ from evo_mastermind.partitions import (
 )
 from evo_mastermind.players.base import Player, PlayerParams, register_player
 from evo_mastermind.scoring import Response, indexed_scorer
+from evo_mastermind.symmetry import multiplicity_classes, unplayed_colour_classes
 
 Indices = npt.NDArray[np.int64]
 Ties = Literal["random", "lexicographic"]
@@ -189,10 +189,19 @@ class OnePlyPlayer(Player):
             return consistent
         if position is self._root:
             return self._best_on_empty_board()
-        guesses = consistent if self.settings.pool == "consistent" else None
+        if self.settings.pool == "consistent":
+            return self._tied(consistent, self.score(consistent, consistent, position))
         return self._prefer_consistent(
-            self._tied(guesses, self.score(guesses, consistent, position)), consistent
+            self._tied(None, self._score_every_code(position)), consistent
         )
+
+    def _score_every_code(self, position: Position) -> Scores:
+        """Scores of every code, computed once per class of codes the position cannot tell apart."""
+        played = frozenset(self.scorer.codes[list(position.played)].ravel().tolist())
+        classes = unplayed_colour_classes(self.space, played)
+        if classes is None:
+            return self.score(None, position.consistent, position)
+        return self.score(classes.representatives, position.consistent, position)[classes.of_code]
 
     def _best_on_sample(self, position: Position) -> Indices:
         """Best guesses when only a random subset of μ consistent codes is scored."""
@@ -208,10 +217,9 @@ class OnePlyPlayer(Player):
         One representative per multiplicity pattern is scored (the lexicographically first
         code of the pattern); every code of the best patterns is tied.
         """
-        patterns = self._patterns
-        scores = self.score(patterns.representatives, self._root.consistent, self._root)
-        winners = patterns.representatives[best_indices(scores)]
-        return np.flatnonzero(np.isin(patterns.of_code, patterns.of_code[winners]))
+        classes = multiplicity_classes(self.space)
+        scores = self.score(classes.representatives, self._root.consistent, self._root)
+        return np.flatnonzero(np.isin(classes.of_code, best_indices(scores)))
 
     def _tied(self, guesses: Indices | None, scores: Scores) -> Indices:
         tied = best_indices(scores)
@@ -225,10 +233,6 @@ class OnePlyPlayer(Player):
         inside = tied[consistent[at] == tied]
         return inside if inside.size else tied
 
-    @cached_property
-    def _patterns(self) -> _Patterns:
-        return _Patterns.of(self.space)
-
     def _remember(self, parent: Position, key: tuple[int, int], child: Position) -> None:
         if self._positions >= NODE_LIMIT:
             self._root.children.clear()  # bound memory; the values are recomputed on demand
@@ -239,20 +243,6 @@ class OnePlyPlayer(Player):
     @abstractmethod
     def score(self, guesses: Indices | None, candidates: Indices, position: Position) -> Scores:
         """Score each guess (``None``: every code) against the candidates; higher is better."""
-
-
-@dataclass(frozen=True)
-class _Patterns:
-    """Codes grouped by their sorted colour multiplicities (AABB and DCDC share one pattern)."""
-
-    of_code: Indices
-    representatives: Indices
-
-    @classmethod
-    def of(cls, space: CodeSpace) -> _Patterns:
-        counts = -np.sort(-color_counts(space.all_codes, space.colors).astype(np.int16), axis=1)
-        _, first, inverse = np.unique(counts, axis=0, return_index=True, return_inverse=True)
-        return cls(inverse.ravel().astype(np.int64), np.sort(first).astype(np.int64))
 
 
 class PartitionPlayer(OnePlyPlayer):
