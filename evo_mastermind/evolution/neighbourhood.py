@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from functools import cache
 from itertools import combinations, permutations, product
+from math import comb
 
 import numpy as np
 import numpy.typing as npt
 
 from evo_mastermind.codes import Codes
-from evo_mastermind.evolution.archive import Archive
+from evo_mastermind.evolution.archive import Archive, outside
 from evo_mastermind.evolution.fitness import CountingEvaluator
 
 Offsets = npt.NDArray[np.uint8]
@@ -51,8 +52,6 @@ def hamming_offsets(pegs: int, colors: int, radius: int) -> Offsets:
 
 def neighbourhood_size(pegs: int, colors: int, radius: int) -> int:
     """How many codes lie at Hamming distance 1..radius from a code."""
-    from math import comb
-
     return sum(comb(pegs, k) * (colors - 1) ** k for k in range(1, radius + 1))
 
 
@@ -97,39 +96,49 @@ def scan_around(
     evaluator: CountingEvaluator,
     rng: np.random.Generator,
     budget: int,
-    offsets: Offsets | None = None,
+    radius: int = 1,
     rearrange: bool = False,
 ) -> list[Codes]:
     """Breadth-first scan around archive members; the consistent codes found join the archive.
 
-    Around each member: the codes within the Hamming offsets (``offsets``) and, with
-    ``rearrange``, every rearrangement of its colours (once per colour multiset). Newly found
-    members are scanned in turn, until nothing new turns up, the archive is full, or
-    ``budget`` evaluations are spent (a random share of a round is scanned when the budget
-    cannot cover it all).
+    Around each member: the codes within a Hamming ``radius`` and, with ``rearrange``, every
+    rearrangement of its colours (once per colour multiset). Each round uses the largest
+    radius up to ``radius`` whose balls around every new member fit the remaining budget
+    (at least 1). Newly found members are scanned in turn, until nothing new turns up, the
+    archive is full, or ``budget`` evaluations are spent. When a round does not fit the
+    budget, the Hamming neighbours go first (the nearest codes, and the cheaper ones), then
+    a random share of the rearrangements, or a random share of the neighbours.
 
     Returns:
         The batches of codes evaluated (for the caller's pool of seen codes).
     """
-    colors = evaluator.colors
+    pegs, colors = archive.pegs, evaluator.colors
     frontier = archive.codes
     evaluated: list[Codes] = []
     multisets: set[bytes] = set()
     spent = 0
     while frontier.shape[0] and not archive.full and spent < budget:
-        parts = [] if offsets is None else [neighbours(frontier, colors, offsets)]
+        room = budget - spent
+        near = np.zeros((0, pegs), np.uint8)
+        if radius:
+            scanned = _radius_within(frontier.shape[0], pegs, colors, radius, room)
+            near = distinct_rows(
+                neighbours(frontier, colors, hamming_offsets(pegs, colors, scanned))
+            )
+        far = [np.zeros((0, pegs), np.uint8)]
         if rearrange:
             for code in frontier:
                 multiset = np.sort(code).tobytes()
                 if multiset not in multisets:
                     multisets.add(multiset)
-                    parts.append(arrangements(code, rng))
-        if not parts:
+                    far.append(arrangements(code, rng))
+        rearranged = distinct_rows(np.concatenate(far))
+        rearranged = rearranged[outside(rearranged, near)]
+        if near.shape[0] + rearranged.shape[0] == 0:
             break
-        batch = distinct_rows(np.concatenate(parts))
-        room = budget - spent
-        if batch.shape[0] > room:
-            batch = batch[np.sort(rng.choice(batch.shape[0], room, replace=False))]
+        batch = np.concatenate(
+            [_random_share(near, room, rng), _random_share(rearranged, room - near.shape[0], rng)]
+        )
         spent += batch.shape[0]
         consistent = batch[evaluator.evaluate(batch).consistent]
         evaluated.append(batch)
@@ -137,3 +146,20 @@ def scan_around(
         archive.offer(consistent)
         frontier = archive.codes[before:]
     return evaluated
+
+
+def _radius_within(centres: int, pegs: int, colors: int, radius: int, room: int) -> int:
+    """The largest radius up to ``radius`` whose balls around ``centres`` codes fit ``room``."""
+    for candidate in range(radius, 1, -1):
+        if centres * neighbourhood_size(pegs, colors, candidate) <= room:
+            return candidate
+    return 1
+
+
+def _random_share(codes: Codes, room: int, rng: np.random.Generator) -> Codes:
+    """All the codes if they fit ``room``, else a random subset of that many (in order)."""
+    if codes.shape[0] <= room:
+        return codes
+    if room <= 0:
+        return codes[:0]
+    return codes[np.sort(rng.choice(codes.shape[0], room, replace=False))]

@@ -37,7 +37,7 @@ from pydantic import Field, PositiveInt
 from evo_mastermind.codes import Code, Codes, CodeSpace
 from evo_mastermind.evolution.archive import Archive, outside
 from evo_mastermind.evolution.choice import Heuristic, RemainingGuesses, choose_guess
-from evo_mastermind.evolution.neighbourhood import distinct_rows, hamming_offsets, scan_around
+from evo_mastermind.evolution.neighbourhood import distinct_rows, scan_around
 from evo_mastermind.evolution.vectorised import VectorisedSearch
 from evo_mastermind.players.base import PlayerParams, register_player
 from evo_mastermind.players.evolutionary import GAParams, _BestSoFar, _SearchPlayer
@@ -62,10 +62,15 @@ class ArchiveParams(GAParams):
             during the move (archive members win ties).
         max_generations_without_new: with at least one member, stop the genetic search
             after this many generations that added no member.
+        restart_without_new: with at least one member, restart the genetic population from
+            random codes every this many generations that added no member (unset: never).
+            Seeded by the archive, the search stays near its members, while the consistent
+            codes it misses late in a game can lie far from them.
         search: ``vectorised`` runs the genetic search on numpy arrays (fast); ``deap``
             runs the same algorithm on DEAP individuals (the readable reference).
         neighbourhood_radius: when the search stops short of μ members, scan every code
-            within this Hamming distance of each member (0: no scan).
+            within this Hamming distance of each member (0: no scan); a round narrows the
+            radius until every ball it scans fits the remaining budget (down to 1).
         rearrange: when the search stops short of μ members, scan every rearrangement of
             each member's colours (random ones beyond 8 pegs).
         neighbourhood_budget: the most evaluations those scans may spend in one move.
@@ -85,6 +90,7 @@ class ArchiveParams(GAParams):
     heuristic_when_full: Heuristic | None = None
     play: Play = "consistent"
     max_generations_without_new: PositiveInt = 40
+    restart_without_new: PositiveInt | None = None
     search: SearchEngine = "vectorised"
     neighbourhood_radius: int = Field(default=1, ge=0, le=3)
     rearrange: bool = True
@@ -152,34 +158,35 @@ class ArchivePlayer(_SearchPlayer):
         options = self.archive_options
         best = _BestSoFar(self.history.guesses)
         without_new = 0
-        for batch in self.search.generations(self._rng, seeds=self.archive.codes):
+        generations = self.search.generations(self._rng, seeds=self.archive.codes)
+        while True:
+            batch = next(generations)
             added = self.archive.offer(batch.codes[batch.distance == 0])
             self._remember(batch.codes)
             if len(self.archive) == 0:
                 best.update(batch.codes, batch.distance)
             without_new = 0 if added else without_new + 1
             if self.archive.full or self.over_cap():
-                break
+                return best
             if len(self.archive) and without_new >= options.max_generations_without_new:
-                break
-        return best
+                return best
+            explore = options.restart_without_new
+            if len(self.archive) and explore and without_new and without_new % explore == 0:
+                # Seeded by the archive the population stays near it; look elsewhere.
+                self.search.reset()
+                generations = self.search.generations(self._rng)
 
     def _scan(self) -> None:
         """Complete an archive left short of μ members by scanning around its members."""
         options = self.archive_options
         if self.archive.full or not (options.neighbourhood_radius or options.rearrange):
             return
-        offsets = None
-        if options.neighbourhood_radius:
-            offsets = hamming_offsets(
-                self.space.pegs, self.space.colors, options.neighbourhood_radius
-            )
         for scanned in scan_around(
             self.archive,
             self.evaluator,
             self._rng,
             options.neighbourhood_budget,
-            offsets,
+            options.neighbourhood_radius,
             options.rearrange,
         ):
             self._remember(scanned)

@@ -60,7 +60,7 @@ def test_scan_completes_a_small_consistent_set_from_one_member() -> None:
     archive = Archive(4, capacity=100)
     archive.offer(consistent[:1])
     batches = scan_around(
-        archive, evaluator, np.random.default_rng(0), 10_000, hamming_offsets(4, 6, 2), True
+        archive, evaluator, np.random.default_rng(0), 10_000, radius=2, rearrange=True
     )
     assert {SPACE.format(c) for c in archive.codes} == {SPACE.format(c) for c in consistent}
     assert evaluator.evaluations == sum(batch.shape[0] for batch in batches) > 0
@@ -71,5 +71,32 @@ def test_scan_respects_its_budget() -> None:
     evaluator.history.add(SPACE.parse("AABB"), score("AABB", "CDEF"))
     archive = Archive(4, capacity=1000)
     archive.offer(np.stack([SPACE.parse("CDEF")]))
-    scan_around(archive, evaluator, np.random.default_rng(0), 50, hamming_offsets(4, 6, 2))
+    scan_around(archive, evaluator, np.random.default_rng(0), 50, radius=2)
     assert evaluator.evaluations == 50
+
+
+def test_scan_widens_its_radius_only_while_every_ball_fits_the_budget() -> None:
+    evaluator = CountingEvaluator(4, 6)
+    evaluator.history.add(SPACE.parse("AABB"), score("AABB", "CDEF"))
+    one, two = neighbourhood_size(4, 6, 1), neighbourhood_size(4, 6, 2)
+    wide = Archive(4, capacity=1000)
+    wide.offer(np.stack([SPACE.parse("CDEF")]))
+    first = scan_around(wide, evaluator, np.random.default_rng(0), two, radius=2)
+    assert first[0].shape[0] == two  # the whole radius-2 ball
+    narrow = Archive(4, capacity=1000)
+    narrow.offer(np.stack([SPACE.parse("CDEF")]))
+    first = scan_around(narrow, evaluator, np.random.default_rng(0), two - 1, radius=2)
+    assert first[0].shape[0] == one  # radius 1: the ball of radius 2 did not fit
+
+
+def test_neighbours_come_before_rearrangements_when_the_budget_is_short() -> None:
+    evaluator = CountingEvaluator(4, 6)
+    evaluator.history.add(SPACE.parse("AAAA"), score("AAAA", "BCDE"))
+    archive = Archive(4, capacity=1000)
+    centre = SPACE.parse("BCDE")
+    archive.offer(np.stack([centre]))
+    budget = neighbourhood_size(4, 6, 1) + 5
+    [batch] = scan_around(archive, evaluator, np.random.default_rng(0), budget, 1, True)[:1]
+    distances = (batch != centre).sum(axis=1)
+    assert batch.shape[0] == budget
+    assert (distances == 1).sum() == neighbourhood_size(4, 6, 1)  # every neighbour, then 5 more

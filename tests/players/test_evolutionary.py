@@ -26,6 +26,10 @@ CONSISTENT_PLAYERS: list[tuple[str, dict[str, Any]]] = [
     ("archive", {"heuristic": "most_parts", "mu": 10}),
     ("archive", {"heuristic": "lookahead", "heuristic_when_full": "entropy", "mu": 20}),
     ("archive", {"search": "deap", "population_size": 50, "max_generations_without_new": 10}),
+    (
+        "archive",
+        {"restart_without_new": 3, "max_generations_without_new": 9, "neighbourhood_radius": 2},
+    ),
 ]
 
 
@@ -198,6 +202,30 @@ def test_mean_guesses_over_the_whole_classic_space(
         np.mean([r.n_guesses for r in play_sample(player, SPACE.all_codes, run)]) for run in (0, 1)
     ]
     assert low <= float(np.mean(run_means)) <= high
+
+
+def test_archive_search_restarts_away_from_its_members_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    space = CodeSpace(6, 9)
+    options = {"mu": 500, "max_generations_without_new": 12, "neighbourhood_radius": 0}
+    resets = {False: 0, True: 0}
+    for explore in (False, True):
+        player = make_player(
+            "archive", space, options | ({"restart_without_new": 4} if explore else {})
+        )
+        assert isinstance(player, ArchivePlayer)
+        original = player.search.reset
+
+        def counting_reset(explore: bool = explore, original: Any = original) -> None:
+            resets[explore] += 1
+            original()
+
+        monkeypatch.setattr(player.search, "reset", counting_reset)
+        results = play_sample(player, space.sample(np.random.default_rng(3), 3), space=space)
+        assert all(r.solved for r in results)
+    # One reset per game without the option; with it, more, each after 4 barren generations.
+    assert resets[False] == 3 < resets[True]
 
 
 def test_lookahead_curve_is_two_scalar_options() -> None:
