@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evo_mastermind.codes import Codes
-from evo_mastermind.evolution.archive import Archive, outside
+from evo_mastermind.evolution.archive import Archive
 from evo_mastermind.evolution.fitness import CountingEvaluator
 
 Offsets = npt.NDArray[np.uint8]
@@ -105,9 +105,8 @@ def scan_around(
     rearrangement of its colours (once per colour multiset). Each round uses the largest
     radius up to ``radius`` whose balls around every new member fit the remaining budget
     (at least 1). Newly found members are scanned in turn, until nothing new turns up, the
-    archive is full, or ``budget`` evaluations are spent. When a round does not fit the
-    budget, the Hamming neighbours go first (the nearest codes, and the cheaper ones), then
-    a random share of the rearrangements, or a random share of the neighbours.
+    archive is full, or ``budget`` evaluations are spent (a random share of a round is
+    scanned when the budget cannot cover it all).
 
     Returns:
         The batches of codes evaluated (for the caller's pool of seen codes).
@@ -119,26 +118,21 @@ def scan_around(
     spent = 0
     while frontier.shape[0] and not archive.full and spent < budget:
         room = budget - spent
-        near = np.zeros((0, pegs), np.uint8)
+        parts = [np.zeros((0, pegs), np.uint8)]
         if radius:
             scanned = _radius_within(frontier.shape[0], pegs, colors, radius, room)
-            near = distinct_rows(
-                neighbours(frontier, colors, hamming_offsets(pegs, colors, scanned))
-            )
-        far = [np.zeros((0, pegs), np.uint8)]
+            parts.append(neighbours(frontier, colors, hamming_offsets(pegs, colors, scanned)))
         if rearrange:
             for code in frontier:
                 multiset = np.sort(code).tobytes()
                 if multiset not in multisets:
                     multisets.add(multiset)
-                    far.append(arrangements(code, rng))
-        rearranged = distinct_rows(np.concatenate(far))
-        rearranged = rearranged[outside(rearranged, near)]
-        if near.shape[0] + rearranged.shape[0] == 0:
+                    parts.append(arrangements(code, rng))
+        batch = distinct_rows(np.concatenate(parts))
+        if batch.shape[0] == 0:
             break
-        batch = np.concatenate(
-            [_random_share(near, room, rng), _random_share(rearranged, room - near.shape[0], rng)]
-        )
+        if batch.shape[0] > room:
+            batch = batch[np.sort(rng.choice(batch.shape[0], room, replace=False))]
         spent += batch.shape[0]
         consistent = batch[evaluator.evaluate(batch).consistent]
         evaluated.append(batch)
@@ -154,12 +148,3 @@ def _radius_within(centres: int, pegs: int, colors: int, radius: int, room: int)
         if centres * neighbourhood_size(pegs, colors, candidate) <= room:
             return candidate
     return 1
-
-
-def _random_share(codes: Codes, room: int, rng: np.random.Generator) -> Codes:
-    """All the codes if they fit ``room``, else a random subset of that many (in order)."""
-    if codes.shape[0] <= room:
-        return codes
-    if room <= 0:
-        return codes[:0]
-    return codes[np.sort(rng.choice(codes.shape[0], room, replace=False))]

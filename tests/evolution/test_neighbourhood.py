@@ -87,16 +87,3 @@ def test_scan_widens_its_radius_only_while_every_ball_fits_the_budget() -> None:
     narrow.offer(np.stack([SPACE.parse("CDEF")]))
     first = scan_around(narrow, evaluator, np.random.default_rng(0), two - 1, radius=2)
     assert first[0].shape[0] == one  # radius 1: the ball of radius 2 did not fit
-
-
-def test_neighbours_come_before_rearrangements_when_the_budget_is_short() -> None:
-    evaluator = CountingEvaluator(4, 6)
-    evaluator.history.add(SPACE.parse("AAAA"), score("AAAA", "BCDE"))
-    archive = Archive(4, capacity=1000)
-    centre = SPACE.parse("BCDE")
-    archive.offer(np.stack([centre]))
-    budget = neighbourhood_size(4, 6, 1) + 5
-    [batch] = scan_around(archive, evaluator, np.random.default_rng(0), budget, 1, True)[:1]
-    distances = (batch != centre).sum(axis=1)
-    assert batch.shape[0] == budget
-    assert (distances == 1).sum() == neighbourhood_size(4, 6, 1)  # every neighbour, then 5 more
