@@ -71,7 +71,6 @@ def expected_guesses(
 
 def lookahead_scores(
     responses: Packed,
-    n_archive: int,
     pegs: int,
     width: int,
     consistent_play: bool,
@@ -82,7 +81,6 @@ def lookahead_scores(
     Args:
         responses: packed responses of every possible guess (rows; the archive's members
             first) against the archive's members (columns).
-        n_archive: how many of the rows are archive members.
         pegs: code length.
         width: how many guesses are rescored with the second ply.
         consistent_play: the second guess inside a part is one of that part's members
@@ -139,9 +137,7 @@ def choose_guess(
     guesses = archive if pool is None or pool.shape[0] == 0 else np.concatenate([archive, pool])
     responses = response_matrix(guesses, archive, colors)
     if heuristic == "lookahead":
-        scores = lookahead_scores(
-            responses, n_archive, pegs, width, pool is None, curve or RemainingGuesses()
-        )
+        scores = lookahead_scores(responses, pegs, width, pool is None, curve or RemainingGuesses())
     else:
         scores = PARTITION_SCORES[heuristic](partition_counts(responses, (pegs + 1) ** 2))
     tied = best_indices(scores)

@@ -53,11 +53,6 @@ class History:
         return np.stack(self._guesses)
 
     @property
-    def packed_responses(self) -> npt.NDArray[np.int64]:
-        """The responses as packed integers, ``black * (pegs + 1) + white``."""
-        return np.array(self._blacks, np.int64) * (self.pegs + 1) + np.array(self._whites, np.int64)
-
-    @property
     def blacks(self) -> npt.NDArray[np.int64]:
         """Black pegs of each response."""
         return np.array(self._blacks, dtype=np.int64)
@@ -95,11 +90,21 @@ def f_local_entropy(distance: Distances, entropy: Scores) -> Scores:
     return entropy / (1.0 + distance)
 
 
+def _rows_as_bytes(codes: Codes) -> npt.NDArray[np.void]:
+    """Each code as one opaque value of its bytes (hashable, sortable, comparable)."""
+    codes = np.ascontiguousarray(np.atleast_2d(codes), dtype=np.uint8)
+    return codes.view(np.dtype((np.void, codes.shape[1]))).ravel()
+
+
 def code_keys(codes: Codes) -> list[bytes]:
     """One hashable key per code (its bytes), for sets of distinct codes of any game size."""
-    codes = np.ascontiguousarray(np.atleast_2d(codes), dtype=np.uint8)
-    rows = codes.view(np.dtype((np.void, codes.shape[1]))).ravel()
-    return [bytes(row) for row in rows.tolist()]
+    return [bytes(row) for row in _rows_as_bytes(codes).tolist()]
+
+
+def first_occurrences(codes: Codes) -> npt.NDArray[np.intp]:
+    """The index of the first occurrence of each distinct code (ordered by the codes' bytes)."""
+    _, first = np.unique(_rows_as_bytes(codes), return_index=True)
+    return first
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from evo_mastermind.codes import Codes
 from evo_mastermind.evolution.archive import Archive
-from evo_mastermind.evolution.fitness import CountingEvaluator
+from evo_mastermind.evolution.fitness import CountingEvaluator, first_occurrences
 
 Offsets = npt.NDArray[np.uint8]
 
@@ -65,9 +65,7 @@ def distinct_rows(codes: Codes) -> Codes:
     """The distinct codes of a batch, in first-seen order."""
     if codes.shape[0] == 0:
         return codes
-    keys = np.ascontiguousarray(codes).view(np.dtype((np.void, codes.shape[1]))).ravel()
-    _, first = np.unique(keys, return_index=True)
-    return codes[np.sort(first)]
+    return codes[np.sort(first_occurrences(codes))]
 
 
 @cache

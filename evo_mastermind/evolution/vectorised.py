@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evo_mastermind.codes import Codes, CodeSpace
-from evo_mastermind.evolution.fitness import CountingEvaluator, Distances
+from evo_mastermind.evolution.fitness import CountingEvaluator, Distances, first_occurrences
 from evo_mastermind.evolution.neighbourhood import distinct_rows
 from evo_mastermind.evolution.search import Batch, PopulationSearch, SearchSettings
 
@@ -127,8 +127,7 @@ class VectorisedSearch(PopulationSearch):
 
     def _survive(self, rng: np.random.Generator, codes: Codes, distance: Distances) -> None:
         """Keep the best distinct codes, ties broken at random."""
-        keys = np.ascontiguousarray(codes).view(np.dtype((np.void, codes.shape[1]))).ravel()
-        _, first = np.unique(keys, return_index=True)
+        first = first_occurrences(codes)
         order = first[np.lexsort((rng.random(first.size), distance[first]))]
         kept = order[: self.settings.population_size]
         self.population = codes[kept]

@@ -38,6 +38,7 @@ from evo_mastermind.codes import Code, Codes, CodeSpace
 from evo_mastermind.evolution.archive import Archive, outside
 from evo_mastermind.evolution.choice import Heuristic, RemainingGuesses, choose_guess
 from evo_mastermind.evolution.neighbourhood import distinct_rows, scan_around
+from evo_mastermind.evolution.search import PopulationSearch, SearchSettings
 from evo_mastermind.evolution.vectorised import VectorisedSearch
 from evo_mastermind.players.base import PlayerParams, register_player
 from evo_mastermind.players.evolutionary import GAParams, _BestSoFar, _SearchPlayer
@@ -113,13 +114,17 @@ class ArchivePlayer(_SearchPlayer):
         assert isinstance(self.params, ArchiveParams)
         self.archive_options: ArchiveParams = self.params
         self.archive = Archive(space.pegs, self.archive_options.mu)
-        if self.archive_options.search == "vectorised":
-            settings = self.archive_options.search_settings()
-            self.search = VectorisedSearch(space, settings, self.evaluator)
         self.curve = RemainingGuesses(
             self.archive_options.remaining_a, self.archive_options.remaining_b
         )
         self._seen: list[Codes] = []
+
+    def make_search(self, settings: SearchSettings) -> PopulationSearch:
+        """The numpy search unless ``search: deap`` asks for the DEAP reference."""
+        assert isinstance(self.params, ArchiveParams)
+        if self.params.search == "vectorised":
+            return VectorisedSearch(self.space, settings, self.evaluator)
+        return super().make_search(settings)
 
     def reset_game(self) -> None:
         """Empty the archive and the population."""

@@ -303,16 +303,18 @@ class GAParams(EvolutionaryParams):
 
 
 class _SearchPlayer(EvolutionaryPlayer):
-    """A player driving a :class:`PopulationSearch` (the DEAP one unless a subclass swaps it)."""
+    """A player driving a :class:`PopulationSearch` (see :meth:`make_search`)."""
 
     Params: ClassVar[type[PlayerParams]] = GAParams
 
     def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
         super().__init__(space, params)
         assert isinstance(self.params, GAParams)
-        self.search: PopulationSearch = ConsistencySearch(
-            space, self.params.search_settings(), self.evaluator
-        )
+        self.search = self.make_search(self.params.search_settings())
+
+    def make_search(self, settings: SearchSettings) -> PopulationSearch:
+        """The search this player drives: the DEAP one (subclasses may choose another)."""
+        return ConsistencySearch(self.space, settings, self.evaluator)
 
     def reset_game(self) -> None:
         """Forget the population."""

@@ -75,7 +75,7 @@ def test_remaining_guesses_curve() -> None:
 def test_lookahead_rescores_only_the_widest_few_and_prefers_lower_expectation() -> None:
     archive = consistent_set("ABBC", ["AABB"])
     responses = response_matrix(archive, archive, 6)
-    scores = lookahead_scores(responses, len(archive), 4, 5, True, RemainingGuesses())
+    scores = lookahead_scores(responses, 4, 5, True, RemainingGuesses())
     assert np.isfinite(scores).sum() == 5
     one_ply = expected_guesses(responses, 4, RemainingGuesses())
     # Looking further ahead can only refine the leaf estimate, never go below one guess.
