@@ -270,7 +270,7 @@ def _players(args: argparse.Namespace) -> int:
         print(f"{name:<18} {summary}")
         for option, spec in cls.Params.model_fields.items():
             default = "required" if spec.is_required() else f"default {spec.default!r}"
-            about = f": {spec.description}" if spec.description else ""
+            about = f": {' '.join(spec.description.split())}" if spec.description else ""
             print(f"{'':<4}{option} ({default}){about}")
     return 0
 

@@ -140,6 +140,9 @@ def test_players_lists_every_registered_player(capsys: pytest.CaptureFixture[str
     assert status == 0
     for name in ("entropy", "knuth", "first_consistent", "random", "local_entropy", "tree"):
         assert any(line.startswith(name) for line in out.splitlines())
+    options = [line for line in out.splitlines() if line.startswith("    ")]
+    assert len(options) > 50
+    assert [line for line in options if "): " not in line] == []  # each with its description
 
 
 def test_console_script_exit_status() -> None:

@@ -37,22 +37,18 @@ from evo_mastermind.scoring import Response
 
 
 class EvolutionaryParams(PlayerParams):
-    """Options shared by every evolutionary player.
-
-    Attributes:
-        population_size: individuals per generation.
-        first_guess: the opening code, e.g. ``AABB``; unset for the player's default pattern.
-        max_stagnant_generations: restart the population after this many generations in
-            which the smallest distance to consistency did not improve.
-        max_evaluations_per_guess: the hard cap: after this many evaluations in one move
-            without a consistent code, the code nearest to consistency found is played and
-            the game records a capped guess.
-    """
+    """Options shared by every evolutionary player."""
 
     population_size: PositiveInt = 100
+    """Individuals per generation."""
     first_guess: str | None = None
+    """The opening code, e.g. ``AABB``; unset for the player's default pattern."""
     max_stagnant_generations: PositiveInt = 30
+    """Restart the population after this many generations in which the smallest distance to
+    consistency did not improve."""
     max_evaluations_per_guess: PositiveInt = 200_000
+    """The hard cap: after this many evaluations in one move without a consistent code, the
+    code nearest to consistency found is played and the game records a capped guess."""
 
 
 class _BestSoFar:
@@ -181,20 +177,19 @@ class EvolutionaryPlayer(Player):
 class EDAParams(EvolutionaryParams):
     """Options of the EDA (defaults from seed 002, section 4).
 
-    Attributes:
-        population_size: codes per generation (200 in seed 002).
-        replacement_rate: share of the population replaced by new samples each generation
-            (0.5 in seed 002).
-        fitness: ``f`` (distance to consistency) or ``f_local_entropy`` (``s / (1 + f)``).
-        smoothing: weight of the uniform distribution mixed into each peg's colour
-            frequencies, so no colour is lost for good.
-        first_guess: unset for ``AABB`` (pairs of colours on larger games), as in seed 002.
+    Unless ``first_guess`` says otherwise it opens with ``AABB`` (pairs of colours on larger
+    games), as in seed 002.
     """
 
     population_size: PositiveInt = 200
+    """Codes per generation (200 in seed 002)."""
     replacement_rate: float = Field(default=0.5, gt=0.0, lt=1.0)
+    """Share of the population replaced by new samples each generation (0.5 in seed 002)."""
     fitness: FitnessKind = "f_local_entropy"
+    """``f`` (distance to consistency) or ``f_local_entropy`` (``s / (1 + f)``)."""
     smoothing: float = Field(default=0.01, ge=0.0, lt=1.0)
+    """Weight of the uniform distribution mixed into each peg's colour frequencies, so no
+    colour is lost for good."""
 
 
 @register_player("eda")
@@ -274,20 +269,19 @@ class EDAPlayer(EvolutionaryPlayer):
 class GAParams(EvolutionaryParams):
     """Options of the genetic search (``ga`` and ``archive``).
 
-    Attributes:
-        population_size: parents kept each generation.
-        offspring_size: children per generation (unset: the population size).
-        tournament_size: contestants per parent tournament.
-        crossover_probability: chance that two parents are crossed (two-point crossover).
-        mutation_probability: chance that a child is mutated.
-        swap_probability: share of mutations that swap two pegs; the rest recolour one peg.
+    Its population is the parents kept each generation.
     """
 
     offspring_size: PositiveInt | None = None
+    """Children per generation (unset: the population size)."""
     tournament_size: PositiveInt = 2
+    """Contestants per parent tournament."""
     crossover_probability: float = Field(default=0.5, ge=0.0, le=1.0)
+    """Chance that two parents are crossed (two-point crossover)."""
     mutation_probability: float = Field(default=0.8, ge=0.0, le=1.0)
+    """Chance that a child is mutated."""
     swap_probability: float = Field(default=0.3, ge=0.0, le=1.0)
+    """Share of mutations that swap two pegs; the rest recolour one peg."""
 
     def search_settings(self) -> SearchSettings:
         """These options as the search's settings."""

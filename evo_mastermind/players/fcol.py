@@ -55,15 +55,12 @@ Search = Generator[Code, Response, list[int]]
 
 
 class FcolParams(PlayerParams):
-    """Options of ``fcol``.
-
-    Attributes:
-        enumerate_below: sieve the whole space when it has fewer codes than this.
-        region_prune_below: prune over placements in free regions shorter than this.
-    """
+    """Options of ``fcol``."""
 
     enumerate_below: int = Field(50_000, ge=0, le=2**22)
+    """Sieve the whole space when it has fewer codes than this."""
     region_prune_below: int = Field(14, ge=2, le=16)
+    """Prune over placements in free regions shorter than this."""
 
 
 class Board:

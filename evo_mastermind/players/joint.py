@@ -60,21 +60,18 @@ Probe = tuple[int, int]
 
 
 class JointParams(PlayerParams):
-    """Options of the ``joint`` player.
-
-    Attributes:
-        color_order: the order colours are tested in, ``alphabetical`` or ``random``.
-        row_cap: the most rows the belief may grow to when choosing probes.
-        probe_sample: rows sampled (by weight) to score probes when there are more.
-        max_probes: the most probes in one guess.
-        group_tests: test several new colours in one guess when they are likely all absent.
-    """
+    """Options of the ``joint`` player."""
 
     color_order: Literal["alphabetical", "random"] = "alphabetical"
+    """The order colours are tested in, ``alphabetical`` or ``random``."""
     row_cap: int = Field(20_000, ge=64, le=1_000_000)
+    """The most rows the belief may grow to when choosing probes."""
     probe_sample: int = Field(1_000, ge=16, le=100_000)
+    """Rows sampled (by weight) to score probes when there are more."""
     max_probes: int = Field(16, ge=1, le=64)
+    """The most probes in one guess."""
     group_tests: bool = True
+    """Test several new colours in one guess when they are likely all absent."""
 
 
 def entropy(shares: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

@@ -66,16 +66,13 @@ UNKNOWN = -1
 
 
 class RaoParams(PlayerParams):
-    """Options of Rao's player.
-
-    Attributes:
-        color_order: the order fillers are tried in: ``alphabetical`` (brENIAC's Alpha, and
-            FBI) or ``random`` (brENIAC's Random: a shuffle from the game's generator).
-        variant: ``breniac`` (seed 000's rules, default) or ``fbi`` (seed 001's trace).
-    """
+    """Options of Rao's player."""
 
     color_order: Literal["alphabetical", "random"] = "alphabetical"
+    """The order fillers are tried in: ``alphabetical`` (brENIAC's Alpha, and FBI) or
+    ``random`` (brENIAC's Random: a shuffle from the game's generator)."""
     variant: Literal["breniac", "fbi"] = "breniac"
+    """``breniac`` (seed 000's rules, default) or ``fbi`` (seed 001's trace)."""
 
 
 @dataclass
