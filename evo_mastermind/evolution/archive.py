@@ -42,6 +42,10 @@ class Archive:
             return np.zeros((0, self.pegs), dtype=np.uint8)
         return np.stack(list(self._members.values()))
 
+    def contains(self, codes: Codes) -> npt.NDArray[np.bool_]:
+        """Which ``codes`` are members."""
+        return np.array([key in self._members for key in code_keys(codes)], dtype=bool)
+
     def clear(self) -> None:
         """Remove every member."""
         self._members = {}

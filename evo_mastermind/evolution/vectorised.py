@@ -13,6 +13,7 @@ player's engine); both yield the same :class:`Batch` stream to the player.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -20,7 +21,13 @@ import numpy.typing as npt
 from evo_mastermind.codes import Codes, CodeSpace
 from evo_mastermind.evolution.fitness import CountingEvaluator, Distances, first_occurrences
 from evo_mastermind.evolution.neighbourhood import distinct_rows
-from evo_mastermind.evolution.search import Batch, PopulationSearch, SearchSettings
+from evo_mastermind.evolution.search import (
+    Batch,
+    Found,
+    PopulationSearch,
+    SearchSettings,
+    found_mask,
+)
 
 
 class VectorisedSearch(PopulationSearch):
@@ -32,6 +39,7 @@ class VectorisedSearch(PopulationSearch):
         self.population: Codes = np.zeros((0, space.pegs), np.uint8)
         self.distance: Distances = np.zeros(0, np.int64)
         self._parent_distance: Distances = np.zeros(0, np.int64)
+        self._found: Found | None = None
         super().__init__(space, settings, evaluator)
 
     def reset(self) -> None:
@@ -40,8 +48,11 @@ class VectorisedSearch(PopulationSearch):
         self.distance = np.zeros(0, np.int64)
         self.restarts = 0
 
-    def generations(self, rng: np.random.Generator, seeds: Codes | None = None) -> Iterator[Batch]:
+    def generations(
+        self, rng: np.random.Generator, seeds: Codes | None = None, found: Found | None = None
+    ) -> Iterator[Batch]:
         """Evolve for as long as the caller keeps iterating; yield every evaluated batch."""
+        self._found = found
         yield self._fill(rng, seeds, self.population)
         best = int(self.distance.min())
         stagnant = 0
@@ -126,9 +137,12 @@ class VectorisedSearch(PopulationSearch):
         return children, changed
 
     def _survive(self, rng: np.random.Generator, codes: Codes, distance: Distances) -> None:
-        """Keep the best distinct codes, ties broken at random."""
+        """Keep the best distinct codes, ties broken at random, codes already found last."""
         first = first_occurrences(codes)
-        order = first[np.lexsort((rng.random(first.size), distance[first]))]
+        keys: list[npt.NDArray[Any]] = [rng.random(first.size), distance[first]]
+        if self._found is not None:
+            keys.append(found_mask(codes[first], distance[first], self._found))
+        order = first[np.lexsort(keys)]
         kept = order[: self.settings.population_size]
         self.population = codes[kept]
         self.distance = distance[kept]

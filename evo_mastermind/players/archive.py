@@ -49,58 +49,60 @@ SearchEngine = Literal["deap", "vectorised"]
 
 
 class ArchiveParams(GAParams):
-    """Options of the archive player (μ, heuristic and play default to seed 002's setting).
-
-    Attributes:
-        mu: the archive's capacity μ (seed 002, section 5: 20-30 suffices on (4,6)).
-        heuristic: score computed over the archive: the partition scores ``entropy``,
-            ``most_parts``, ``expected_size``, ``worst_case``, or ``lookahead`` (expected
-            guesses, two moves ahead; see :mod:`evo_mastermind.evolution.choice`).
-        heuristic_when_full: the score used instead when the archive is full, i.e. only a
-            sample of the consistent codes (unset: ``heuristic``). Partition scores do not
-            depend on the sample's scale; ``lookahead`` needs the true part sizes.
-        play: ``consistent`` plays an archive member; ``all`` may play any code evaluated
-            during the move (archive members win ties).
-        max_generations_without_new: with at least one member, stop the genetic search
-            after this many generations that added no member.
-        restart_without_new: with at least one member, restart the genetic population from
-            random codes every this many generations that added no member (unset: never).
-            Seeded by the archive, the search stays near its members, while the consistent
-            codes it misses late in a game can lie far from them.
-        search: ``vectorised`` runs the genetic search on numpy arrays (fast); ``deap``
-            runs the same algorithm on DEAP individuals (the readable reference).
-        neighbourhood_radius: when the search stops short of μ members, scan every code
-            within this Hamming distance of each member (0: no scan); a round narrows the
-            radius until every ball it scans fits the remaining budget (down to 1).
-        rearrange: when the search stops short of μ members, scan every rearrangement of
-            each member's colours (random ones beyond 8 pegs).
-        neighbourhood_budget: the most evaluations those scans may spend in one move.
-        pool_limit: with ``play: all``, score at most this many of the move's evaluated
-            codes (a random subset) besides the archive.
-        lookahead_width: with ``lookahead``, how many guesses get the second ply.
-        remaining_a, remaining_b: with ``lookahead``, the one-ply estimate ``a + b ln m`` of
-            the guesses a part of ``m`` candidates still needs (two scalars, since a list
-            value in a config is a sweep).
-        max_evaluations_per_guess: the genetic search's cap per move (the scans have their
-            own budget).
-    """
+    """Options of the archive player (μ, heuristic and play default to seed 002's setting)."""
 
     population_size: PositiveInt = 200
+    """Parents kept each generation."""
     mu: PositiveInt = 30
+    """The archive's capacity μ (seed 002, section 5: 20-30 suffices on (4,6))."""
     heuristic: Heuristic = "entropy"
+    """Score computed over the archive: the partition scores ``entropy``, ``most_parts``,
+    ``expected_size``, ``worst_case``, or ``lookahead`` (expected guesses, two moves ahead;
+    see :mod:`evo_mastermind.evolution.choice`)."""
     heuristic_when_full: Heuristic | None = None
+    """The score used instead when the archive is full, i.e. only a sample of the consistent
+    codes (unset: ``heuristic``). Partition scores do not depend on the sample's scale;
+    ``lookahead`` needs the true part sizes."""
     play: Play = "consistent"
+    """``consistent`` plays an archive member; ``all`` may play any code evaluated during
+    the move (archive members win ties)."""
     max_generations_without_new: PositiveInt = 40
+    """With at least one member, stop the genetic search after this many generations that
+    added no member."""
+    avoid_archive: bool = False
+    """Members rank behind every other code when the genetic search picks its survivors, so
+    the population leaves the codes already found and looks for new ones (otherwise it fills
+    with members and drifts among them)."""
     restart_without_new: PositiveInt | None = None
+    """With at least one member, restart the genetic population from random codes every this
+    many generations that added no member (unset: never). Seeded by the archive, the search
+    stays near its members, while the consistent codes it misses late in a game can lie far
+    from them."""
     search: SearchEngine = "vectorised"
+    """``vectorised`` runs the genetic search on numpy arrays (fast); ``deap`` runs the same
+    algorithm on DEAP individuals (the readable reference)."""
     neighbourhood_radius: int = Field(default=1, ge=0, le=3)
+    """When the search stops short of μ members, scan every code within this Hamming
+    distance of each member (0: no scan); a round narrows the radius until every ball it
+    scans fits the remaining budget (down to 1)."""
     rearrange: bool = True
+    """When the search stops short of μ members, scan every rearrangement of each member's
+    colours (random ones beyond 8 pegs)."""
     neighbourhood_budget: PositiveInt = 200_000
+    """The most evaluations those scans may spend in one move."""
     pool_limit: PositiveInt = 2000
+    """With ``play: all``, score at most this many of the move's evaluated codes (a random
+    subset) besides the archive."""
     lookahead_width: PositiveInt = 20
+    """With ``lookahead``, how many guesses get the second ply."""
     remaining_a: float = RemainingGuesses.a
+    """With ``lookahead``, ``a`` of the one-ply estimate ``a + b ln m`` of the guesses a part
+    of ``m`` candidates still needs."""
     remaining_b: float = RemainingGuesses.b
+    """With ``lookahead``, ``b`` of that estimate (two scalars, not a pair: a list value in a
+    config is a sweep)."""
     max_evaluations_per_guess: PositiveInt = 1_000_000
+    """The genetic search's cap per move (the scans have their own budget)."""
 
 
 @register_player("archive")
@@ -163,7 +165,8 @@ class ArchivePlayer(_SearchPlayer):
         options = self.archive_options
         best = _BestSoFar(self.history.guesses)
         without_new = 0
-        generations = self.search.generations(self._rng, seeds=self.archive.codes)
+        found = self.archive.contains if options.avoid_archive else None
+        generations = self.search.generations(self._rng, self.archive.codes, found)
         while True:
             batch = next(generations)
             added = self.archive.offer(batch.codes[batch.distance == 0])
@@ -179,7 +182,7 @@ class ArchivePlayer(_SearchPlayer):
             if len(self.archive) and explore and without_new and without_new % explore == 0:
                 # Seeded by the archive the population stays near it; look elsewhere.
                 self.search.reset()
-                generations = self.search.generations(self._rng)
+                generations = self.search.generations(self._rng, found=found)
 
     def _scan(self) -> None:
         """Complete an archive left short of μ members by scanning around its members."""

@@ -30,6 +30,8 @@ CONSISTENT_PLAYERS: list[tuple[str, dict[str, Any]]] = [
         "archive",
         {"restart_without_new": 3, "max_generations_without_new": 9, "neighbourhood_radius": 2},
     ),
+    ("archive", {"avoid_archive": True, "mu": 60}),
+    ("archive", {"avoid_archive": True, "search": "deap", "max_generations_without_new": 10}),
 ]
 
 
