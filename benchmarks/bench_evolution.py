@@ -7,7 +7,9 @@ ordinary experiment configs played by the runner (nothing here plays a game itse
 * ``configs/evolution/archive_4x6.yaml``: the archive EA on (4,6) in seed 002's setting and
   in its best settings with consistent and with all-codes play;
 * ``configs/scaling/{5x8,6x9,7x10,8x12}.yaml``: 500 sampled secrets each, the archive EA in
-  its best settings against the GA and EDA baselines.
+  its best settings against the GA and EDA baselines;
+* ``configs/scaling/8x12_second_sample.yaml``: the (8,12) best settings on a second sample
+  of 500 secrets (how much a 500-secret mean moves by chance).
 
 Each config runs into its usual results directory with ``--resume`` semantics, so a study
 already played there is only re-summarised: the games table is deterministic, and the
@@ -32,7 +34,7 @@ from evo_mastermind.runner import load_config, make_executor, run_experiment
 
 ROOT = Path(__file__).parents[1]
 
-SCALING_SIZES = ("5x8", "6x9", "7x10", "8x12")
+SCALING_SIZES = ("5x8", "6x9", "7x10", "8x12", "8x12_second_sample")
 
 STUDIES = {
     "configs/paper/table3.yaml": "results/paper/table3",
@@ -44,14 +46,15 @@ STUDIES = {
 EVOLUTIONARY = ("eda", "ga", "archive")
 
 
-def figures_of(summary: pd.DataFrame, players: dict[str, str]) -> dict[str, dict[str, Any]]:
-    """The benchmark figures of each evolutionary row of a summary table."""
+def figures_of(
+    study: str, summary: pd.DataFrame, players: dict[str, str]
+) -> dict[str, dict[str, Any]]:
+    """The benchmark figures of each evolutionary row of a study's summary table."""
     figures: dict[str, dict[str, Any]] = {}
     for row in summary.to_dict("records"):
         if players.get(row["player"]) not in EVOLUTIONARY:
             continue
-        key = f"{row['pegs']}x{row['colors']} {row['player']}"
-        figures[key] = {
+        figures[f"{study} {row['player']}"] = {
             "games": int(row["games"]),
             "runs": int(row["runs"]),
             "mean": round(float(row["mean"]), 4),
@@ -64,6 +67,7 @@ def figures_of(summary: pd.DataFrame, players: dict[str, str]) -> dict[str, dict
             "fraction_of_space_examined": float(f"{row['fraction_examined']:.3g}"),
             "capped_guesses": int(row["capped_guesses"]),
             "player_seconds_per_game": float(f"{row['mean_player_seconds']:.3g}"),
+            "study": study,
         }
     return figures
 
@@ -77,10 +81,9 @@ def run_study(config_path: Path, out: Path, executor: str, workers: int | None) 
         outcome = run_experiment(config, config_path, out, pool, resume=True)
     write_report(out)
     figures = figures_of(
-        pd.read_csv(out / "summary.csv"), {p.label: p.player for p in config.players}
+        config.name, pd.read_csv(out / "summary.csv"), {p.label: p.player for p in config.players}
     )
     for entry in figures.values():
-        entry["study"] = config.name
         entry["games_played_now"] = outcome.played
         entry["wall_seconds_now"] = round(time.perf_counter() - started, 1)
         entry["load_average_1min_before"] = round(load_before, 2)
