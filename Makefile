@@ -36,7 +36,7 @@ reproduce: $(STAMP)
 	done
 
 # The evolutionary studies beyond the paper (archive EA on (4,6), scaling to (8,12)): about
-# an hour on two cores; figures go to benchmarks/results/evolution.json.
+# an hour and a quarter on two cores; figures go to benchmarks/results/evolution.json.
 studies: $(STAMP)
 	$(BIN)/python -m benchmarks.bench_evolution
 
