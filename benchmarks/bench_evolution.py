@@ -34,12 +34,12 @@ from evo_mastermind.runner import load_config, make_executor, run_experiment
 
 ROOT = Path(__file__).parents[1]
 
-SCALING_SIZES = ("5x8", "6x9", "7x10", "8x12", "8x12_second_sample")
+SCALING_STUDIES = ("5x8", "6x9", "7x10", "8x12", "8x12_second_sample")
 
 STUDIES = {
     "configs/paper/table3.yaml": "results/paper/table3",
     "configs/evolution/archive_4x6.yaml": "results/evolution/archive_4x6",
-    **{f"configs/scaling/{size}.yaml": f"results/scaling/{size}" for size in SCALING_SIZES},
+    **{f"configs/scaling/{study}.yaml": f"results/scaling/{study}" for study in SCALING_STUDIES},
 }
 """Each study config and the results directory it is played into."""
 
