@@ -109,6 +109,7 @@ class PopulationSearch(ABC):
         self.settings = settings
         self.evaluator = evaluator
         self.restarts = 0
+        self._found: Found | None = None  # the caller's test of this move's found codes
         self.reset()
 
     @abstractmethod
@@ -136,7 +137,6 @@ class ConsistencySearch(PopulationSearch):
     ) -> None:
         self.toolbox = make_toolbox(space.colors, settings)
         self.population: list[Any] = []
-        self._found: Found | None = None
         super().__init__(space, settings, evaluator)
 
     def reset(self) -> None:

@@ -39,7 +39,6 @@ class VectorisedSearch(PopulationSearch):
         self.population: Codes = np.zeros((0, space.pegs), np.uint8)
         self.distance: Distances = np.zeros(0, np.int64)
         self._parent_distance: Distances = np.zeros(0, np.int64)
-        self._found: Found | None = None
         super().__init__(space, settings, evaluator)
 
     def reset(self) -> None:

@@ -6,10 +6,7 @@ import pytest
 
 from evo_mastermind.codes import Codes, CodeSpace
 from evo_mastermind.evolution.fitness import CountingEvaluator, code_keys
-from evo_mastermind.evolution.search import (
-    ConsistencySearch,
-    SearchSettings,
-)
+from evo_mastermind.evolution.search import ConsistencySearch, SearchSettings
 from evo_mastermind.evolution.vectorised import VectorisedSearch
 from evo_mastermind.scoring import score
 
