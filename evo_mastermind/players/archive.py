@@ -11,6 +11,12 @@ the guess, from the archive (consistent play) or from every code evaluated durin
 members still consistent, and they seed the next move's population. The code space is never
 listed, so the player runs on games whose space could not be.
 
+A full archive is a sample of the consistent codes, and the search's sample is clustered:
+one population's finds lie near its first ones. Two options spread it:
+``members_per_restart`` restarts the population from random codes after each share of
+members, and ``uniform_draws`` fills the archive from uniform random codes while consistent
+ones are common enough (early in a game).
+
 Best settings found per game size (options not listed keep their defaults; the studies
 ``configs/evolution/archive_4x6.yaml`` and ``configs/scaling/*.yaml`` play them)::
 
@@ -32,7 +38,7 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
-from pydantic import Field, PositiveInt
+from pydantic import Field, NonNegativeInt, PositiveInt
 
 from evo_mastermind.codes import Code, Codes, CodeSpace
 from evo_mastermind.evolution.archive import Archive, outside
@@ -46,6 +52,12 @@ from evo_mastermind.scoring import Response
 
 Play = Literal["consistent", "all"]
 SearchEngine = Literal["deap", "vectorised"]
+
+UNIFORM_PROBE = 10_000
+"""The first uniform random draws of a move (see ``uniform_draws``): enough to estimate the
+consistent fraction, few enough to waste little late in a game, when it is tiny."""
+UNIFORM_BATCH = 100_000
+"""Uniform random codes drawn and evaluated at once after the probe."""
 
 
 class ArchiveParams(GAParams):
@@ -78,6 +90,12 @@ class ArchiveParams(GAParams):
     many generations that added no member (unset: never). Seeded by the archive, the search
     stays near its members, while the consistent codes it misses late in a game can lie far
     from them."""
+    members_per_restart: PositiveInt | None = None
+    """Restart the genetic population from random codes each time it has added this many
+    members (unset: never). One population's finds cluster around its first ones (on
+    (8,12) members of the same archive are closer to each other than consistent codes
+    are), so capping each population's share spreads the archive over the consistent
+    codes."""
     search: SearchEngine = "vectorised"
     """``vectorised`` runs the genetic search on numpy arrays (fast); ``deap`` runs the same
     algorithm on DEAP individuals (the readable reference)."""
@@ -102,7 +120,14 @@ class ArchiveParams(GAParams):
     """With ``lookahead``, ``b`` of that estimate (two scalars, not a pair: a list value in a
     config is a sweep)."""
     max_evaluations_per_guess: PositiveInt = 1_000_000
-    """The genetic search's cap per move (the scans have their own budget)."""
+    """The genetic search's cap per move (the scans and uniform draws have their own
+    budgets)."""
+    uniform_draws: NonNegativeInt = 0
+    """Before the genetic search, draw up to this many uniformly random codes each move; the
+    consistent ones join the archive, an unbiased sample of the consistent codes (the
+    genetic search's sample clusters around the codes it starts from). Drawing stops when
+    the archive is full or when the consistent fraction so far says the rest of this budget
+    cannot fill it (0: never draw)."""
 
 
 @register_player("archive")
@@ -140,6 +165,7 @@ class ArchivePlayer(_SearchPlayer):
     def next_guess(self) -> Code:
         """Fill the archive (search, then scans), then let the heuristic choose."""
         self._seen = []
+        self._draw_uniformly()
         best = self._search()
         if len(self.archive) == 0:
             return self.capped(best)
@@ -164,7 +190,7 @@ class ArchivePlayer(_SearchPlayer):
         """Run the genetic search until the archive is full or stops growing."""
         options = self.archive_options
         best = _BestSoFar(self.history.guesses)
-        without_new = 0
+        without_new = since_restart = 0
         found = self.archive.contains if options.avoid_archive else None
         generations = self.search.generations(self._rng, self.archive.codes, found)
         while True:
@@ -174,15 +200,35 @@ class ArchivePlayer(_SearchPlayer):
             if len(self.archive) == 0:
                 best.update(batch.codes, batch.distance)
             without_new = 0 if added else without_new + 1
+            since_restart += added
             if self.archive.full or self.over_cap():
                 return best
             if len(self.archive) and without_new >= options.max_generations_without_new:
                 return best
-            explore = options.restart_without_new
-            if len(self.archive) and explore and without_new and without_new % explore == 0:
-                # Seeded by the archive the population stays near it; look elsewhere.
+            explore, share = options.restart_without_new, options.members_per_restart
+            barren = len(self.archive) and explore and without_new and not without_new % explore
+            if barren or (share and since_restart >= share):
+                # Seeded by the archive the population stays near its members; look elsewhere.
                 self.search.reset()
                 generations = self.search.generations(self._rng, found=found)
+                since_restart = 0
+
+    def _draw_uniformly(self) -> None:
+        """Offer the consistent codes among uniform random draws while they can fill the archive."""
+        budget = self.archive_options.uniform_draws
+        spent = consistent = 0
+        while not self.archive.full and spent < budget:
+            size = UNIFORM_BATCH if spent else UNIFORM_PROBE
+            batch = self.space.sample(self._rng, min(size, budget - spent))
+            hits = batch[self.evaluator.evaluate(batch).consistent]
+            spent += batch.shape[0]
+            consistent += hits.shape[0]
+            self.archive.offer(hits)
+            self._remember(batch)
+            missing = self.archive.capacity - len(self.archive)
+            # Only a full archive is unbiased; a partial one costs draws and gains little.
+            if consistent * (budget - spent) < missing * spent:
+                return
 
     def _scan(self) -> None:
         """Complete an archive left short of μ members by scanning around its members."""
