@@ -120,8 +120,8 @@ class ArchiveParams(GAParams):
     """With ``lookahead``, ``b`` of that estimate (two scalars, not a pair: a list value in a
     config is a sweep)."""
     max_evaluations_per_guess: PositiveInt = 1_000_000
-    """The genetic search's cap per move (the scans and uniform draws have their own
-    budgets)."""
+    """The genetic search's cap per move, uniform draws included (the scans have their own
+    budget)."""
     uniform_draws: NonNegativeInt = 0
     """Before the genetic search, draw up to this many uniformly random codes each move; the
     consistent ones join the archive, an unbiased sample of the consistent codes (the
@@ -163,7 +163,7 @@ class ArchivePlayer(_SearchPlayer):
         self.archive.keep_consistent(guess, response.pack(self.space.pegs), self.space.colors)
 
     def next_guess(self) -> Code:
-        """Fill the archive (search, then scans), then let the heuristic choose."""
+        """Fill the archive (uniform draws, search, scans), then let the heuristic choose."""
         self._seen = []
         self._draw_uniformly()
         best = self._search()
