@@ -258,7 +258,7 @@ def test_uniform_draws_fill_the_archive_while_consistent_codes_are_common(
     monkeypatch.setattr(ArchivePlayer, "_draw_uniformly", recording_draw)
     [result] = play_sample(player, space.sample(np.random.default_rng(8), 1), space=space)
     assert result.solved and all(consistent for _, _, consistent in draws)
-    # After the first guess a fifth of the codes are consistent: draws alone fill the
+    # After the first guess about 5 % of the codes are consistent: draws alone fill the
     # archive; late in the game one probe shows they could not, and drawing stops there.
     spent, full, _ = draws[0]
     assert full and spent < 1_000_000
