@@ -171,10 +171,10 @@ class ArchivePlayer(_SearchPlayer):
             return self.capped(best)
         self._scan()
         options = self.archive_options
+        members, sample = self.scored_members()
         heuristic = options.heuristic
-        if self.archive.full and options.heuristic_when_full is not None:
+        if sample and options.heuristic_when_full is not None:
             heuristic = options.heuristic_when_full
-        members = self.archive.codes
         guess, _ = choose_guess(
             members,
             self._pool(members) if options.play == "all" else None,
@@ -185,6 +185,14 @@ class ArchivePlayer(_SearchPlayer):
             self.curve,
         )
         return guess.copy()
+
+    def scored_members(self) -> tuple[Codes, bool]:
+        """The consistent codes the heuristic scores, and whether they are only a sample.
+
+        The archive's members, a sample when it is full. Studies override it to score
+        another set (``benchmarks/study_completeness.py``: the exact consistent set).
+        """
+        return self.archive.codes, self.archive.full
 
     def _search(self) -> _BestSoFar:
         """Run the genetic search until the archive is full or stops growing."""
