@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from tqdm import tqdm
 
 from benchmarks._record import record
 from evo_mastermind.codes import Codes
@@ -127,14 +128,10 @@ def main() -> None:
     (group,) = [group for group in plan_groups(config) if group.entry.label == LABEL]
     keys = group.keys[: args.games]
     with ProcessPoolExecutor(args.workers) as pool:
-        pairs = list(
-            pool.map(
-                play_pair,
-                keys,
-                [config.seed] * len(keys),
-                [group.entry.params] * len(keys),
-            )
+        played = pool.map(
+            play_pair, keys, [config.seed] * len(keys), [group.entry.params] * len(keys)
         )
+        pairs = list(tqdm(played, total=len(keys), desc="paired games", unit="secret"))
     record("completeness", {"8x12 archive best (all)": summarise(pairs)})
 
 
