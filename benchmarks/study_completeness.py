@@ -1,7 +1,7 @@
 """What an incomplete archive costs on (8,12): the archive EA against itself with a perfect archive.
 
-Run with ``python -m benchmarks.study_completeness [--games N] [--workers N]`` (100 games take
-about 25 minutes on two cores). Late in a game the search often stops short of μ members
+Run with ``python -m benchmarks.study_completeness [--games N] [--workers N]`` (200 secrets
+take about 25 minutes on two cores). Late in a game the search often stops short of μ members
 without having found every consistent code, and the heuristic then scores a part of the
 consistent set as if it were all of it. This study plays the first ``N`` secrets of
 ``configs/scaling/8x12.yaml`` twice with the same game generator:
