@@ -4,7 +4,8 @@ For measuring how complete an archive is (``benchmarks/study_completeness.py``);
 players never call it. Codes are built one peg at a time, and a prefix is dropped as soon as
 some played guess rules it out: its black pegs so far already exceed the response's, or
 cannot reach it with the pegs left, and likewise for the colour matches (black + white),
-which only grow as pegs are added. Late in an (8,12) game this takes well under a second.
+which only grow as pegs are added. On (8,12) it took 0.7–3.8 s after five random guesses
+and under half a second after six (8–16 s after three, for about 400,000 codes).
 """
 
 from __future__ import annotations
