@@ -30,7 +30,7 @@ import numpy as np
 from tqdm import tqdm
 
 from benchmarks._record import record
-from evo_mastermind.codes import Codes
+from evo_mastermind.codes import Codes, CodeSpace
 from evo_mastermind.evolution.exact import consistent_codes
 from evo_mastermind.game import Codemaker, play_game
 from evo_mastermind.players.archive import ArchivePlayer
@@ -80,7 +80,7 @@ class ScoresExactSet(ExactWhenShort):
 
 def play_pair(key: GameKey, seed: int, params: dict[str, Any]) -> dict[str, Any]:
     """One secret played by both players with the same game generator."""
-    space = load_config(CONFIG).game[0].space()
+    space = CodeSpace(key.pegs, key.colors)
     validated = validate_params("archive", params)
     outcome: dict[str, Any] = {"secret": key.secret}
     for name, kind in (("archive", ExactWhenShort), ("exact", ScoresExactSet)):
