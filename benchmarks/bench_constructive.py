@@ -1,13 +1,13 @@
 """Constructive players on tournament games: guesses, wins and seconds per game.
 
-Run with ``python -m benchmarks.bench_constructive`` (one process, BLAS on one thread).
-Every game has the tournament limits of seeds 000/001: 100 guesses and 5 s of the player's
-own time. Players: ``rao`` (brENIAC's rules, Alpha and Random colour orders; FBI's variant
-for reference), ``fcol`` (seed 004) and ``joint`` (this project's player). Secrets come
-from the SCSAs, drawn from root seed 2024; games are seeded by :func:`game_rng`.
+Run with ``python -m benchmarks.bench_constructive`` (one process, BLAS on one thread). Every game
+has the tournament limits of the brENIAC and FBI reports: 100 guesses and 5 s of the player's own
+time. Players: ``rao`` (brENIAC's rules, Alpha and Random colour orders; FBI's variant for
+reference), ``fcol`` (Helsen's fcol_a_05) and ``joint`` (this project's player). Secrets come from
+the SCSAs, drawn from root seed 2024; games are seeded by :func:`game_rng`.
 
-Published anchors: FBI (seed 001) InsertColors (8,10) 15.56 guesses, (22,24) 79.78 with 94%
-of rounds won; brENIAC (seed 000) "approximately 60" at (26,26) (its heat maps average a
+Published anchors: team FBI (Lama et al.) InsertColors (8,10) 15.56 guesses, (22,24) 79.78 with 94%
+of rounds won; brENIAC (Dekel et al.) "approximately 60" at (26,26) (its heat maps average a
 mixed set of SCSAs). The targets: win every round on every SCSA up to (26,26), and beat those
 means.
 """

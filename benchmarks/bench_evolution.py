@@ -1,11 +1,11 @@
-"""Evolutionary players: mean guesses, evaluations and time per game, against seed 002's figures.
+"""Evolutionary players: guesses, evaluations and time per game, against Runarsson & Merelo (2009).
 
 Run with ``python -m benchmarks.bench_evolution [CONFIG ...] [--workers N]``. The studies are
 ordinary experiment configs played by the runner (nothing here plays a game itself):
 
 * ``configs/paper/table3.yaml``: EDA+f and EDA+f_ℓ over the whole (4,6) space, 10 runs;
-* ``configs/evolution/archive_4x6.yaml``: the archive EA on (4,6) in seed 002's setting and
-  in its best settings with consistent and with all-codes play;
+* ``configs/evolution/archive_4x6.yaml``: the archive EA on (4,6) in Runarsson & Merelo's
+  setting and in its best settings with consistent and with all-codes play;
 * ``configs/scaling/{5x8,6x9,7x10,8x12}.yaml``: 500 sampled secrets each, the archive EA in
   its best settings against the GA and EDA baselines;
 * ``configs/scaling/8x12_second_sample.yaml``: the (8,12) best settings on a second sample

@@ -1,10 +1,10 @@
-"""Which test reproduces seed 002's groups: rank-sum tests on games or on run means?
+"""Which test reproduces Runarsson & Merelo's groups: rank-sum tests on games or on run means?
 
 Plays the paper's protocol on (4,6) — every secret, 10 runs, random ties, first guess
 AABC — for the exhaustive players of Tables 2-6 (no EDA rows: the EDA players are not
 part of this comparison), writes each root seed's games as a results directory, and
 checks the significant / not-significant verdicts of every pair the paper's text states
-(seed 002, sections 3-5) under both test choices, with and without Holm's correction.
+(Runarsson & Merelo 2009, sections 3-5) under both test choices, with and without Holm's correction.
 
 Run from the project root with ``python -m benchmarks.bench_paper_groups [--seeds 3]
 [--out DIR]`` (about a minute per seed on one core).
@@ -131,7 +131,7 @@ def play(seed: int) -> pd.DataFrame:
 
 def table_games(games: pd.DataFrame, table: str) -> pd.DataFrame:
     """The games of one published table's rows, labelled as that table labels them."""
-    labels = set(load_published(EXPERIMENTS / f"seed002_{table}.csv")["label"])
+    labels = set(load_published(EXPERIMENTS / f"runarsson_merelo_2009_{table}.csv")["label"])
     # Tables 5 and 6 call the whole consistent set μ = ∞: the same games as Table 3's rows.
     infinite = {"Entropy": "Entropy mu=inf", "Most parts": "Most parts mu=inf"}
     renamed = games[games["label"].isin(infinite)].assign(
@@ -148,7 +148,7 @@ def write_directory(games: pd.DataFrame, directory: Path, seed: int) -> str:
     subset = table_games(games, "table2")
     subset.to_parquet(shards / "part-00000.parquet", index=False)
     experiment = {
-        "name": f"seed002 table 2 (root seed {seed})",
+        "name": f"Runarsson & Merelo 2009 table 2 (root seed {seed})",
         "pegs": 4,
         "colors": 6,
         "runs": RUNS,
@@ -157,7 +157,7 @@ def write_directory(games: pd.DataFrame, directory: Path, seed: int) -> str:
             {"label": label, "player": STRATEGIES[label], "params": {}}
             for label in ("Entropy", "Most parts", "Expected size", "Worst case", "Random")
         ],
-        "compare_with": str((EXPERIMENTS / "seed002_table2.csv").relative_to(ROOT)),
+        "compare_with": str((EXPERIMENTS / "runarsson_merelo_2009_table2.csv").relative_to(ROOT)),
         "alpha": 0.05,
         "test_on": "games",
         "holm": False,
@@ -195,7 +195,7 @@ def implied_by_published(games: pd.DataFrame, on: TestOn) -> tuple[int, list[str
     """
     matched, misses = 0, []
     for table, first, second, differ in STATED:
-        published = load_published(EXPERIMENTS / f"seed002_{table}.csv")
+        published = load_published(EXPERIMENTS / f"runarsson_merelo_2009_{table}.csv")
         rows = {str(row["label"]): row for row in published.to_dict("records")}
         a, b = rows[first], rows[second]
         if on == "runs":
@@ -223,7 +223,7 @@ def main() -> None:
         games = play(seed)
         figures[f"seed {seed}: games played, s"] = round(time.perf_counter() - start, 1)
         for table in ("table3", "table4", "table5", "table6"):
-            published = load_published(EXPERIMENTS / f"seed002_{table}.csv")
+            published = load_published(EXPERIMENTS / f"runarsson_merelo_2009_{table}.csv")
             comparison = compare_with_published(summary_table(table_games(games, table)), published)
             outside = comparison[comparison["verdict"].str.startswith("outside")]
             figures[f"seed {seed}: {table} rows outside the published range"] = (

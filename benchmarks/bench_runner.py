@@ -1,4 +1,4 @@
-"""Runner speed: the whole of seed 002's Table 2 (5 players x 10 runs x 1296 games).
+"""Runner speed: the whole of Runarsson & Merelo's Table 2 (5 players x 10 runs x 1296 games).
 
 Run with ``python -m benchmarks.bench_runner``. Goal from the issue: under 10 s on this
 2-core machine with the default local process pool. Measured in-process (the time of the

@@ -1,7 +1,8 @@
 """Partitions of a candidate set by a guess, and the one-ply scores built on them.
 
 Every score here is oriented so that *higher is better*: the entropy and the number of
-parts as they are; the expected size and the worst case negated (seed 002, sections 2-3).
+parts as they are; the expected size and the worst case negated (Runarsson & Merelo 2009,
+sections 2-3).
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ PARTITION_SCORES: dict[str, PartitionScore] = {
 
 
 def local_entropy(candidates: Codes, played: Codes, colors: int) -> Scores:
-    """Local entropy (seed 002, equation 3) of each candidate concatenated with the played codes.
+    """Local entropy (Runarsson & Merelo 2009, eq. 3) of each candidate joined to the played codes.
 
     ``s(c) = Σ_g (#g / ((n+1)ℓ)) log2((n+1)ℓ / #g)`` over the symbols g of the candidate and
     the n codes played so far.

@@ -1,4 +1,4 @@
-"""Secret-code selection algorithms (SCSAs): the codemakers of the tournament seeds 000 and 001.
+"""Secret-code selection algorithms (SCSAs): the codemakers of the brENIAC and FBI tournaments.
 
 Each SCSA draws ``n`` secrets for a game size from a generator, as an array of shape
 ``(n, pegs)``; colours are numbered from 0 (``A``) to ``colors - 1``. Within a code every peg

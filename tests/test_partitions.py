@@ -19,7 +19,7 @@ def test_first_guess_partitions_of_the_classic_game() -> None:
     scorer = indexed_scorer(space)
     aabb = space.index(space.parse("AABB"))
     counts = partition_counts(scorer.responses(aabb, np.arange(space.size)), space.n_responses)[0]
-    # Seed 002: 256 codes answer AABB with (0,0) and 256 with (0,1).
+    # Runarsson & Merelo 2009: 256 codes answer AABB with (0,0) and 256 with (0,1).
     assert counts[0] == 256 and counts[1] == 256
     assert counts.sum() == 1296 and counts.max() == 256  # Knuth's minimax value for AABB
 

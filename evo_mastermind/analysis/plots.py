@@ -324,7 +324,7 @@ def plot_results(
     """Plot a results directory; the default file is ``results_dir/plots/<kind>.png``.
 
     ``pool_secrets`` treats every secret source as one (e.g. one heat-map row per player
-    over all the SCSAs of a tournament, as seed 000 draws them).
+    over all the SCSAs of a tournament, as brENIAC (Dekel et al.) draws them).
 
     Raises:
         AnalysisError: no games, an unknown kind, a kind these games cannot show, or a bad

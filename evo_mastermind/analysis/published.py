@@ -2,7 +2,7 @@
 
 A published table has one row per strategy: ``label, section, min, mean, median, max, sd,
 max_guesses`` (the paper's statistics over 10 run means; ``max_guesses`` may be empty).
-``section`` is empty unless the paper splits its table (seed 002's Table 4, by μ): rows
+``section`` is empty unless the paper splits its table (Runarsson & Merelo's Table 4, by μ): rows
 are then ranked and tested within their section (see :func:`published_sections`).
 A reproduced row is *inside* when its mean of run means, rounded to the published
 precision, lies within the published [min, max] of run means.
@@ -32,7 +32,7 @@ COMPARISON_COLUMNS = (
 """Columns of :func:`compare_with_published`."""
 
 PUBLISHED_DECIMALS = 3
-"""Seed 002 prints its statistics to three decimals."""
+"""Runarsson & Merelo 2009 prints its statistics to three decimals."""
 
 INSIDE = "inside the published range"
 BELOW = "outside: below the published range"

@@ -40,7 +40,7 @@ from evo_mastermind.analysis.stats import (
 )
 from evo_mastermind.analysis.summary import grouped_summary, summary_table
 from evo_mastermind.analysis.tournament import tournament_report
-from evo_mastermind.paths import find_project_root
+from evo_mastermind.paths import current_name, find_project_root
 
 SEPARATOR = "───"
 
@@ -297,6 +297,7 @@ def write_report(results_dir: Path | str, rule: GroupRule = "clique") -> str:
     published = None
     source = experiment.get("compare_with")
     if source:
+        source = current_name(source)
         path = find_project_root(results_dir) / source
         if not path.is_file():  # results kept outside the project: try where we stand
             path = Path.cwd() / source

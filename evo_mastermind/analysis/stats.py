@@ -7,13 +7,13 @@ the normal approximation is also what Matlab's ``ranksum`` (the paper's tool) us
 
 Players ranked by mean are then shown two ways:
 
-* **Separators**, as seed 002 draws them. "Indistinguishable" is not transitive, so the
-  rule matters. The default ``clique`` rule walks down the ranking and opens a new group
-  (draws a line) at the first row that differs significantly from *any* row of the current
-  group: every group is then a set of mutually indistinguishable players. The ``chain``
-  rule draws a line only between neighbours that differ. Either way, the pairs the lines
-  misrepresent are listed by :func:`group_exceptions`, as the paper does in its captions
-  (Table 4's and Table 5's notes fit the clique rule, Table 6's the chain rule).
+* **Separators**, as Runarsson & Merelo (2009) draw them. "Indistinguishable" is not
+  transitive, so the rule matters. The default ``clique`` rule walks down the ranking and opens a
+  new group (draws a line) at the first row that differs significantly from *any* row of the current
+  group: every group is then a set of mutually indistinguishable players. The ``chain`` rule draws a
+  line only between neighbours that differ. Either way, the pairs the lines misrepresent are listed
+  by :func:`group_exceptions`, as the paper does in its captions (Table 4's and Table 5's notes fit
+  the clique rule, Table 6's the chain rule).
 * **Letters** (a compact letter display): players sharing a letter are not significantly
   different, built with the insert-and-absorb algorithm (Piepho 2004).
 """

@@ -1,7 +1,7 @@
 """Summary tables from a games table: the paper's per-player format and a per-size form.
 
-The paper's format (seed 002, Tables 2-6) takes each run's mean guesses and reports the
-min, mean, median, max and standard deviation of those run means, with the most guesses
+The paper's format (Runarsson & Merelo 2009, Tables 2-6) takes each run's mean guesses and
+reports the min, mean, median, max and standard deviation of those run means, with the most guesses
 any single game needed. Every figure counts all games, solved or not: an unsolved game
 counts the guesses it played before its limit stopped it (the win rate says how many).
 """
@@ -33,7 +33,7 @@ EXTRA_COLUMNS = (
 """Columns after the paper's: the block and section the row belongs to, per-game averages.
 
 ``mean_distinct_codes`` is the distinct codes a player evaluated per game and
-``fraction_examined`` that share of the code space (seed 002's second objective);
+``fraction_examined`` that share of the code space (Runarsson & Merelo's second objective);
 ``capped_guesses`` counts guesses played because an evaluation cap was reached. All three
 are empty for players that do not count evaluations.
 """

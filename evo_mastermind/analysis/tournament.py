@@ -1,10 +1,10 @@
-"""Tournament scoring (seeds 000 and 001): wins, losses, failures and scores per round.
+"""Tournament scoring (the brENIAC and FBI reports): wins, losses, failures and scores per round.
 
 A round is one game: a win when solved, a loss when the guess or time limit ends it, a
 failure when the player offers an invalid guess. Scores per round:
 
-* ``sqrt`` (seed 000's scale): a win adds ``5 / sqrt(guesses)``, a failure ``-2``;
-* ``scaled`` (seed 001's scale): both multiplied by ``pegs * colors``.
+* ``sqrt`` (brENIAC's scale): a win adds ``5 / sqrt(guesses)``, a failure ``-2``;
+* ``scaled`` (team FBI's scale): both multiplied by ``pegs * colors``.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def tournament_table(games: pd.DataFrame, by: list[str] | None = None) -> pd.Dat
 def pairwise_score_tests(games: pd.DataFrame, score: str = "score_sqrt") -> pd.DataFrame:
     """Welch two-sample t-tests of per-round scores between every pair of players.
 
-    One test per secret source (seed 000, Table 4), pooling the game sizes.
+    One test per secret source (brENIAC, Dekel et al., Table 4), pooling the game sizes.
     """
     scored = round_scores(games)
     rows = []
@@ -136,7 +136,8 @@ def tournament_report(
         f"Guess limit {experiment.get('guess_limit')}, time limit {experiment.get('time_limit')} s "
         "of the player's own time per round. A round is a win (solved), a loss (a limit "
         "reached) or a failure (an invalid guess). Scores: `sqrt` adds 5/√guesses per win and "
-        "−2 per failure (seed 000); `scaled` multiplies both by pegs × colours (seed 001).",
+        "−2 per failure (brENIAC, Dekel et al.); `scaled` multiplies both by pegs × colours "
+        "(team FBI).",
         "",
     ]
     pooled = pooled.assign(mean_ms=pooled["mean_seconds"] * 1e3, max_ms=pooled["max_seconds"] * 1e3)

@@ -1,4 +1,4 @@
-"""The archive of consistent codes kept by the ``archive`` player (seed 002, sections 5-6).
+"""The archive of consistent codes kept by the ``archive`` player (Runarsson & Merelo 2009, §5-6).
 
 An evolutionary search keeps at most μ distinct consistent codes; after each response only
 the members still consistent stay. Nothing here lists the code space.

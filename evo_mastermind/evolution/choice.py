@@ -1,9 +1,9 @@
-"""Choosing a guess from an archive of consistent codes (seed 002, sections 5-6).
+"""Choosing a guess from an archive of consistent codes (Runarsson & Merelo 2009, sections 5-6).
 
 The archive is a sample of the codes still consistent with the history (all of them when
 the search stopped without filling it). Two families of scores rank the possible guesses:
 
-* the one-ply partition heuristics of seed 002 (``entropy``, ``most_parts``,
+* the one-ply partition heuristics of Runarsson & Merelo 2009 (``entropy``, ``most_parts``,
   ``expected_size``, ``worst_case``), computed over the archive;
 * ``lookahead``: the expected number of guesses still needed, looking two moves ahead. One
   ply estimates a part of ``m`` candidates to need ``T(m)/m`` more guesses (exactly 1 and

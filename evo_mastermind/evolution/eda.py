@@ -1,12 +1,12 @@
 """A univariate estimation of distribution algorithm as a DEAP ``generate``/``update`` strategy.
 
-Seed 002, section 4: a population of 200 and a replacement rate of 0.5. :meth:`update` ranks
-the evaluated population, keeps the best half as survivors and re-estimates, for each peg,
-the frequency of every colour among them; :meth:`generate` returns the survivors followed by
-new codes drawn peg by peg from those frequencies. A little of the uniform distribution is
-mixed in so that no colour's probability ever reaches zero. As in DEAP's own EDA examples
-the strategy's methods are registered in a toolbox; the player runs the loop, so it can stop
-as soon as a guess is found.
+Runarsson & Merelo 2009, section 4: a population of 200 and a replacement rate of 0.5.
+:meth:`update` ranks the evaluated population, keeps the best half as survivors and re-estimates,
+for each peg, the frequency of every colour among them; :meth:`generate` returns the survivors
+followed by new codes drawn peg by peg from those frequencies. A little of the uniform distribution
+is mixed in so that no colour's probability ever reaches zero. As in DEAP's own EDA examples the
+strategy's methods are registered in a toolbox; the player runs the loop, so it can stop as soon as
+a guess is found.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Fitness of codes given a game's history, and an evaluator that counts every evaluation.
 
-Seed 002, section 4: the distance to consistency ``f`` (0 exactly for consistent codes), the
-local entropy ``s`` (equation 3) and their combination ``f_ℓ = s / (1 + f)``. Everything is
-vectorised over a population held as a ``(n, pegs)`` array, and works on any game size
-(nothing here lists the code space).
+Runarsson & Merelo 2009, section 4: the distance to consistency ``f`` (0 exactly for consistent
+codes), the local entropy ``s`` (equation 3) and their combination ``f_ℓ = s / (1 + f)``. Everything
+is vectorised over a population held as a ``(n, pegs)`` array, and works on any game size (nothing
+here lists the code space).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ classes, and never re-creates a class from a pickled copy.
 Two individual types share one layout (a ``list`` of colour numbers):
 
 * :data:`DistanceIndividual`, fitness ``f`` (distance to consistency), minimised;
-* :data:`EntropyIndividual`, fitness ``f_ℓ = s / (1 + f)`` (seed 002), maximised.
+* :data:`EntropyIndividual`, fitness ``f_ℓ = s / (1 + f)`` (Runarsson & Merelo 2009), maximised.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Variation operators on codes, in DEAP's style (in place, returning a tuple, global ``random``).
 
-The mutations of the evolutionary Mastermind of seed 002's reference [10]: one peg changes to
-another colour, or two pegs swap places. Crossover comes from :mod:`deap.tools`.
+The mutations of the evolutionary Mastermind of Runarsson & Merelo's (2009) reference [10]: one
+peg changes to another colour, or two pegs swap places. Crossover comes from :mod:`deap.tools`.
 """
 
 from __future__ import annotations

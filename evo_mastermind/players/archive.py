@@ -1,4 +1,4 @@
-"""The ``archive`` player: the archive-based evolutionary algorithm seed 002 leaves as future work.
+"""The ``archive`` player: the archive-based EA Runarsson & Merelo (2009) leave as future work.
 
 Each move a genetic population searches toward consistency (fitness ``f``); every consistent
 code it finds enters an archive of at most μ distinct codes. The search stops when the
@@ -61,12 +61,12 @@ UNIFORM_BATCH = 100_000
 
 
 class ArchiveParams(GAParams):
-    """Options of the archive player (μ, heuristic and play default to seed 002's setting)."""
+    """Options of the archive player (μ, heuristic and play default to Runarsson & Merelo's)."""
 
     population_size: PositiveInt = 200
     """Parents kept each generation."""
     mu: PositiveInt = 30
-    """The archive's capacity μ (seed 002, section 5: 20-30 suffices on (4,6))."""
+    """The archive's capacity μ (Runarsson & Merelo 2009, section 5: 20-30 suffices on (4,6))."""
     heuristic: Heuristic = "entropy"
     """Score computed over the archive: the partition scores ``entropy``, ``most_parts``,
     ``expected_size``, ``worst_case``, or ``lookahead`` (expected guesses, two moves ahead;
@@ -190,7 +190,7 @@ class ArchivePlayer(_SearchPlayer):
         """The consistent codes the heuristic scores, and whether they are only a sample.
 
         The archive's members, a sample when it is full. Studies override it to score
-        another set (``benchmarks/study_completeness.py``: the exact consistent set).
+        another set (``benchmarks/studies/completeness.py``: the exact consistent set).
         """
         return self.archive.codes, self.archive.full
 

@@ -1,8 +1,8 @@
 """The classic deterministic players: Knuth's minimax and the naive first-consistent player.
 
-Both are presets of the one-ply engine (seed 003): Knuth minimises the largest part over
-every code, preferring consistent codes, then the lexicographically first; the naive player
-plays the lexicographically first consistent code.
+Both are presets of the one-ply engine (the CS52 assignment after Knuth 1977): Knuth minimises the
+largest part over every code, preferring consistent codes, then the lexicographically first; the
+naive player plays the lexicographically first consistent code.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """The evolutionary players ``eda`` and ``ga`` on DEAP, and what they share with ``archive``.
 
-Seed 002, sections 4-6 (the ``archive`` player itself is in :mod:`.archive`). Every player
-counts its fitness evaluations and the distinct codes it evaluated, and has a stall guard:
+Runarsson & Merelo 2009, sections 4-6 (the ``archive`` player itself is in :mod:`.archive`). Every
+player counts its fitness evaluations and the distinct codes it evaluated, and has a stall guard:
 its population restarts after a bounded number of stagnant generations, and after
-``max_evaluations_per_guess`` evaluations without a consistent code it plays the code
-nearest to consistency found so far (recorded as a capped guess). None of them lists the
-code space, so they play any game size.
+``max_evaluations_per_guess`` evaluations without a consistent code it plays the code nearest to
+consistency found so far (recorded as a capped guess). None of them lists the code space, so they
+play any game size.
 
 Randomness: DEAP's operators draw from Python's global :mod:`random`. Each game seeds it
 from the game's generator in :meth:`EvolutionaryPlayer.start`, and every call that draws
@@ -175,16 +175,16 @@ class EvolutionaryPlayer(Player):
 
 
 class EDAParams(EvolutionaryParams):
-    """Options of the EDA (defaults from seed 002, section 4).
+    """Options of the EDA (defaults from Runarsson & Merelo 2009, section 4).
 
     Unless ``first_guess`` says otherwise it opens with ``AABB`` (pairs of colours on larger
-    games), as in seed 002.
+    games), as in Runarsson & Merelo 2009.
     """
 
     population_size: PositiveInt = 200
-    """Codes per generation (200 in seed 002)."""
+    """Codes per generation (200 in Runarsson & Merelo 2009)."""
     replacement_rate: float = Field(default=0.5, gt=0.0, lt=1.0)
-    """Share of the population replaced by new samples each generation (0.5 in seed 002)."""
+    """Share of the population replaced by new samples each generation (0.5 in the paper)."""
     fitness: FitnessKind = "f_local_entropy"
     """``f`` (distance to consistency) or ``f_local_entropy`` (``s / (1 + f)``)."""
     smoothing: float = Field(default=0.01, ge=0.0, lt=1.0)

@@ -1,4 +1,4 @@
-"""Stijn Helsen's ``fcol`` (seed 004, the contest winner fcol_a_05): find colours, then positions.
+"""Stijn Helsen's ``fcol`` (``fcol_a_05``, MATLAB Central contest winner): colours, then positions.
 
 Small spaces (fewer than ``enumerate_below`` codes, 50,000 in the contest) are listed and
 sieved: play a random consistent code, drop every code the response rules out, until one

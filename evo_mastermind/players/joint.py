@@ -1,13 +1,12 @@
 """``joint``: this project's constructive player for large games (not a published algorithm).
 
-It keeps Rao's shape (seeds 000, 001): each colour is tested once, as a *filler* on most free
-pegs, while the other pegs *probe* colours already counted (the last colour is not tested:
-it takes the pegs the others leave). Where Rao probes one peg per guess and reads the
-response by six rules, ``joint`` probes up to ``max_probes`` pegs and reads every response
-exactly with a :class:`~evo_mastermind.players.belief.JointBelief` (weighted rows of
-explicit placements with deferred pegs). The probes are chosen greedily to
-maximise the entropy of the guess's blacks over the rows (a weighted sample of at most
-``probe_sample`` rows), keeping the rows within ``row_cap``.
+It keeps Rao's shape (brENIAC, Dekel et al.; team FBI): each colour is tested once, as a *filler* on
+most free pegs, while the other pegs *probe* colours already counted (the last colour is not tested:
+it takes the pegs the others leave). Where Rao probes one peg per guess and reads the response by
+six rules, ``joint`` probes up to ``max_probes`` pegs and reads every response exactly with a
+:class:`~evo_mastermind.players.belief.JointBelief` (weighted rows of explicit placements with
+deferred pegs). The probes are chosen greedily to maximise the entropy of the guess's blacks over
+the rows (a weighted sample of at most ``probe_sample`` rows), keeping the rows within ``row_cap``.
 
 When several untested colours are likely all absent (judged from the share of absent colours
 so far, or from how few pegs are left uncounted), they are *group tested*: each on an equal

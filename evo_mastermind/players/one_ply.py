@@ -1,4 +1,4 @@
-"""The one-ply engine behind every exhaustive player (seed 002, sections 2-5).
+"""The one-ply engine behind every exhaustive player (Runarsson & Merelo 2009, sections 2-5).
 
 Each move scores a pool of guesses against the set of codes still consistent with the
 history and plays one of the best. Everything a move computes from the history alone (the
@@ -50,7 +50,7 @@ class OnePlyParams(PlayerParams):
     pool: Pool = "consistent"
     """Guesses scored: consistent codes (the paper) or all codes (consistent ones win ties)."""
     mu: PositiveInt | None = None
-    """Score only a random subset of at most mu consistent codes (seed 002 section 5)."""
+    """Score only a random subset of at most mu consistent codes (Runarsson & Merelo 2009, §5)."""
     first_guess: str | None = None
     """A code such as AABC; 'auto' lets the strategy choose; unset: AABC-shaped pattern."""
 
@@ -321,7 +321,7 @@ class RandomPlayer(OnePlyPlayer):
 
 @register_player("local_entropy")
 class LocalEntropyPlayer(OnePlyPlayer):
-    """Plays the consistent code of highest local entropy (seed 002, equation 3)."""
+    """Plays the consistent code of highest local entropy (Runarsson & Merelo 2009, equation 3)."""
 
     @classmethod
     def check_game(cls, space: CodeSpace, params: PlayerParams) -> None:

@@ -1,4 +1,4 @@
-"""Rao's constructive player (1982) as the tournament seeds 000 (brENIAC) and 001 (FBI) play it.
+"""Rao's constructive player (1982) as brENIAC (Dekel et al.) and team FBI (Lama et al.) play it.
 
 The player keeps a *filler* queue (colours not yet tested, alphabetical or shuffled), a list
 of *targets* (one row per known peg of a colour, in the order found), each with its
@@ -7,7 +7,7 @@ one untested colour on every free peg. Otherwise it puts the first unplaced targ
 first possible location ``p`` and the next filler on every other free peg; once every peg's
 colour is known (or no filler is left) the filler is a substitute: the colour of the first
 later unplaced target of another colour. Located pegs are always played at their place, and
-their blacks are subtracted before a response is read (seed 000, Table 1):
+their blacks are subtracted before a response is read (brENIAC, Dekel et al., Table 1):
 
 ====================  ==========================================================
 response (less the    reading
@@ -21,18 +21,18 @@ no target: (b, 0)     the filler occurs b times (rules 1, 2)
 ====================  ==========================================================
 
 New targets may be anywhere free (less ``p``, see below). A located peg leaves every other
-target's list, a list of one locates its target, and so on until nothing changes (the
-"arc consistency" of seed 000). A response that no code could give raises
+target's list, a list of one locates its target, and so on until nothing changes (brENIAC's
+"arc consistency", Dekel et al.). A response that no code could give raises
 :class:`~evo_mastermind.game.InconsistentResponsesError`.
 
 The two seeds differ in two conventions, chosen by the ``variant`` option:
 
-- ``breniac`` (seed 000, the default): on a (b, 1) response the probed position leaves the
-  lists of every target of the target's colour and of the filler's colour, and new
+- ``breniac`` (brENIAC, Dekel et al., the default): on a (b, 1) response the probed position
+  leaves the lists of every target of the target's colour and of the filler's colour, and new
   filler targets start without it (Table 1, rule 5: "remove that location from fillers'
   TPLs"). This is what Table 2's guesses need: only with it does the eleventh response
   locate the last G, then C, by arc consistency.
-- ``fbi`` (seed 001): only the probed target's own row loses the position and new filler
+- ``fbi`` (team FBI): only the probed target's own row loses the position and new filler
   targets may still be at it (the trace lists D at [0, 1, 2, 3, 4] after CDDDD (1,1), and
   G at [0, 2, 3, 4] after GCDGG). Its "Advance Fix" (sharing exclusions between rows of one
   colour) was never built, so it is not done here either.
@@ -43,8 +43,8 @@ InsertColors (8,10), 65.6 against 80.8 on (22,24)). The ``fbi`` variant reproduc
 001's own tournament figures (15.56 at (8,10); 79.78 at (22,24), 94% of rounds won): 15.48,
 and 80.79 with 93% won.
 
-Where seed 000's Table 2 disagrees with itself this module follows the algorithm and the
-responses: row 10 is printed ``GCCHFHAH``, which would draw (3,4) from ``HCHGFCAG``, not
+Where brENIAC's (Dekel et al.) Table 2 disagrees with itself this module follows the algorithm
+and the responses: row 10 is printed ``GCCHFHAH``, which would draw (3,4) from ``HCHGFCAG``, not
 the printed (5,1); the algorithm's guess ``GCCGFGAG`` draws (5,1). Row 12 is printed
 ``HCHGFCAH`` with a win, but the winning guess is the secret ``HCHGFCAG``.
 """
@@ -72,7 +72,7 @@ class RaoParams(PlayerParams):
     """The order fillers are tried in: ``alphabetical`` (brENIAC's Alpha, and FBI) or
     ``random`` (brENIAC's Random: a shuffle from the game's generator)."""
     variant: Literal["breniac", "fbi"] = "breniac"
-    """``breniac`` (seed 000's rules, default) or ``fbi`` (seed 001's trace)."""
+    """``breniac`` (brENIAC's rules, default) or ``fbi`` (team FBI's trace)."""
 
 
 @dataclass

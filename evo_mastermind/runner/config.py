@@ -28,7 +28,7 @@ from pydantic import (
 )
 
 from evo_mastermind.codes import InvalidGameError
-from evo_mastermind.paths import find_project_root
+from evo_mastermind.paths import current_name, find_project_root
 from evo_mastermind.players import PLAYERS, validate_params
 from evo_mastermind.runner.sources import (
     FullSecrets,
@@ -49,26 +49,25 @@ class ConfigError(InvalidGameError):
 
 
 class Statistics(Strict):
-    """How players are compared.
-
-    Attributes:
-        test_on: ``games`` (Mann–Whitney on per-game guess counts) or ``runs`` (on run means).
-        alpha: significance level.
-        holm: apply Holm's correction over all pairs.
-    """
+    """How players are compared."""
 
     test_on: Literal["games", "runs"] = "games"
+    """``games``: Mann–Whitney on the per-game guess counts; ``runs``: on the run means."""
     alpha: float = Field(0.05, gt=0, lt=1)
+    """Significance level of every pairwise test."""
     holm: bool = False
+    """Apply Holm's correction over all pairs."""
 
 
 class PlayerEntry(BaseModel):
     """One ``players:`` entry: a label, a registered player and its options (sweepable)."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True, use_attribute_docstrings=True)
 
     label: str = Field(min_length=1)
+    """The row's name in tables and plots, unique in the experiment; a template for sweeps."""
     player: str
+    """A registered player name (``evo-mastermind players`` lists them)."""
 
     def options(self) -> dict[str, Any]:
         """The player options as written (sweeps unexpanded)."""
@@ -128,21 +127,40 @@ class ExperimentConfig(Strict):
     """
 
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    """The experiment's name (letters, digits, ``_.-``); results go to ``results/<name>/``."""
     description: str = ""
+    """Free text, kept in ``experiment.json`` and the report."""
     game: Annotated[list[GameSize], BeforeValidator(sizes_from), Field(min_length=1)]
+    """One size ``{pegs, colors}``, a list of them, or a grid ``{pegs: [...], colors: [...]}``."""
     secrets: Annotated[list[SecretsSpec], BeforeValidator(secrets_from)] = Field(
         default_factory=_every_secret, min_length=1
     )
+    """Where the secrets come from: one source or a list of them (see ``secrets`` below)."""
     skip_impossible: bool = False
+    """Skip the (size, SCSA) pairs an SCSA cannot draw (e.g. ``only_once`` with fewer colours
+    than pegs) instead of refusing the config."""
     runs: PositiveInt = 1
+    """Independent runs of every (player, secret)."""
     seed: NonNegativeInt = 0
+    """The root seed: every game's seed derives from it and the game's identity."""
     guess_limit: PositiveInt | None = None
+    """Stop a game unsolved after this many guesses (tournaments use 100)."""
     time_limit: PositiveFloat | None = None
+    """Stop a game once it has used this many seconds of CPU time on its own thread (the
+    player's calls and the codemaker's answers)."""
     batch_games: PositiveInt | None = None
+    """Games per task sent to a worker (default: adaptive, aiming at about 2 s per task); never
+    changes a result."""
     compare_with: str | None = None
+    """A published table (CSV under ``experiments/``, relative to the project root) to set
+    beside the results in the report."""
     report: Literal["paper", "tournament"] = "paper"
+    """``paper``: the paper's table with groups and verdicts; ``tournament``: wins, losses,
+    failures and scores per secret source."""
     statistics: Statistics = Statistics()
+    """How players are compared (see ``statistics`` below)."""
     players: list[PlayerEntry] = Field(min_length=1)
+    """The players, each ``{label, player, ...options}`` (see ``players`` below)."""
 
     @field_validator("players")
     @classmethod
@@ -234,6 +252,8 @@ def load_config(path: str | Path, runs: int | None = None) -> ExperimentConfig:
     except InvalidGameError as error:
         raise ConfigError(f"{path}: {error}") from None
     _check_players_fit(config, path)
+    if config.compare_with is not None:
+        config = config.model_copy(update={"compare_with": current_name(config.compare_with)})
     if config.compare_with is not None and not config.published_table(path).is_file():
         raise ConfigError(
             f"{path}: compare_with: no published table at {config.published_table(path)}"

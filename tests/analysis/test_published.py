@@ -21,7 +21,9 @@ from evo_mastermind.analysis.published import (
 from evo_mastermind.analysis.results import AnalysisError
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
-TABLES = {number: EXPERIMENTS / f"seed002_table{number}.csv" for number in range(2, 7)}
+TABLES = {
+    number: EXPERIMENTS / f"runarsson_merelo_2009_table{number}.csv" for number in range(2, 7)
+}
 
 
 @pytest.mark.parametrize("number", sorted(TABLES))

@@ -17,7 +17,7 @@ from tests.analysis.synthetic import (
     write_results,
 )
 
-TABLE2 = Path(__file__).resolve().parents[2] / "experiments" / "seed002_table2.csv"
+TABLE2 = Path(__file__).resolve().parents[2] / "experiments" / "runarsson_merelo_2009_table2.csv"
 # Guess counts whose run means sit inside (Entropy) and above (Random) Table 2's ranges.
 INSIDE_ENTROPY = [[4] * 600 + [5] * 400] * 2  # mean 4.400
 ABOVE_RANDOM = [[4] * 300 + [5] * 700] * 2  # mean 4.700
@@ -96,15 +96,17 @@ def test_several_game_sizes_get_a_section_each_and_a_size_table() -> None:
 def test_write_report_writes_every_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "pyproject.toml").touch()
     (tmp_path / "experiments").mkdir()
-    shutil.copy(TABLE2, tmp_path / "experiments" / "seed002_table2.csv")
+    shutil.copy(TABLE2, tmp_path / "experiments" / "runarsson_merelo_2009_table2.csv")
     games = make_games({"Entropy": STRONG, "Most parts": STRONG, "Random": WEAK}, runs=3)
-    experiment = experiment_record(games, compare_with="experiments/seed002_table2.csv")
+    experiment = experiment_record(
+        games, compare_with="experiments/runarsson_merelo_2009_table2.csv"
+    )
     results = write_results(tmp_path / "results" / "table2", games, experiment)
     monkeypatch.chdir(tmp_path.parent)  # the root comes from the results folder, not the cwd
     (results / "by_size.csv").write_text("left by an earlier analysis")
     markdown = write_report(results)
     assert (results / "report.md").read_text() == markdown
-    assert "experiments/seed002_table2.csv" in markdown
+    assert "experiments/runarsson_merelo_2009_table2.csv" in markdown
     summary = pd.read_csv(results / "summary.csv")
     assert list(summary.columns[:8]) == list(SUMMARY_COLUMNS)
     assert set(summary["player"]) == {"Entropy", "Most parts", "Random"}
@@ -133,7 +135,7 @@ def test_write_report_errors_name_the_problem(tmp_path: Path) -> None:
         write_report(results)
 
 
-TABLE4 = TABLE2.with_name("seed002_table4.csv")
+TABLE4 = TABLE2.with_name("runarsson_merelo_2009_table4.csv")
 # Guess counts for mean 4.45 and 4.42 (1000 games a run, two runs).
 MIDDLE = [[4] * 550 + [5] * 450] * 2
 NEAR_BEST = [[4] * 580 + [5] * 420] * 2
@@ -238,9 +240,11 @@ def test_holm_is_per_section_and_the_method_says_so() -> None:
 def test_write_report_keeps_the_section_of_every_pair(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").touch()
     (tmp_path / "experiments").mkdir()
-    shutil.copy(TABLE4, tmp_path / "experiments" / "seed002_table4.csv")
+    shutil.copy(TABLE4, tmp_path / "experiments" / "runarsson_merelo_2009_table4.csv")
     games = sectioned_games()
-    experiment = experiment_record(games, compare_with="experiments/seed002_table4.csv")
+    experiment = experiment_record(
+        games, compare_with="experiments/runarsson_merelo_2009_table4.csv"
+    )
     results = write_results(tmp_path / "results" / "table4", games, experiment)
     markdown = write_report(results)
     assert markdown.index("## Section mu=10") < markdown.index("## Section mu=20")

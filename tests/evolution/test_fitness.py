@@ -29,7 +29,7 @@ def codes(*texts: str) -> np.ndarray:
 
 
 def test_distance_on_hand_worked_examples() -> None:
-    # Seed 002, table 1: the secret ABBC answers AABB with 2 black, 1 white.
+    # Runarsson & Merelo 2009, table 1: the secret ABBC answers AABB with 2 black, 1 white.
     history = history_of("ABBC", ["AABB"])
     # ABBC: consistent. AABB vs AABB is (4,0): |4-2| + |0-1| = 3. CDEF draws (0,0): 2 + 1 = 3.
     # ABCD vs AABB: one black (A), common A and B -> (1,1): |1-2| + |1-1| = 1.
@@ -75,7 +75,7 @@ def test_empty_history_makes_every_code_consistent() -> None:
 def test_local_entropy_and_f_local_entropy() -> None:
     history = history_of("ABBC", ["AABB"])
     entropy = local_entropy_of(codes("CDEF", "AABB"), history)
-    # CDEF + AABB: A and B twice, C..F once, over 8 symbols (seed 002, equation 3).
+    # CDEF + AABB: A and B twice, C..F once, over 8 symbols (Runarsson & Merelo 2009, equation 3).
     expected = 2 * (2 / 8) * math.log2(8 / 2) + 4 * (1 / 8) * math.log2(8)
     assert entropy == pytest.approx([expected, 1.0])
     distance = distance_to_consistency(codes("CDEF", "AABB"), history)

@@ -188,10 +188,11 @@ def test_bad_first_guess_is_named() -> None:
 @pytest.mark.parametrize(
     ("name", "options", "low", "high"),
     [
-        # Seed 002, table 3: EDA+f_l 4.571 (runs 4.524-4.600), EDA+f 4.616 (4.562-4.665).
+        # Runarsson & Merelo 2009, table 3: EDA+f_l 4.571 (runs 4.524-4.600), EDA+f 4.616
+        # (4.562-4.665).
         ("eda", {}, 4.52, 4.66),
         ("eda", {"fitness": "f"}, 4.55, 4.68),
-        # A (4,6) EA that plays random consistent codes (seed 002's Random: 4.608).
+        # A (4,6) EA that plays random consistent codes (Runarsson & Merelo's Random: 4.608).
         ("ga", {}, 4.55, 4.68),
         # Table 5 (entropy over mu = 30 consistent codes): 4.413 (4.380-4.443).
         ("archive", {"mu": 30}, 4.36, 4.46),

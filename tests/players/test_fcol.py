@@ -70,7 +70,7 @@ def test_small_spaces_are_sieved_with_random_consistent_guesses() -> None:
             for earlier in game.moves[:turn]:
                 assert score(earlier.guess, move.guess) == (earlier.black, earlier.white)
         counts.append(game.n_guesses)
-    # A random consistent player: 4.608 in seed 002 (Table 2, "Random").
+    # A random consistent player: 4.608 in Runarsson & Merelo 2009 (Table 2, "Random").
     assert 4.5 < float(np.mean(counts)) < 4.72 and max(counts) <= 9
 
 

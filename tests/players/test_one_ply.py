@@ -81,7 +81,8 @@ def test_mu_subset_players_win_with_consistent_codes(mu: int) -> None:
     for result in results[::7]:
         assert_every_guess_consistent(result)
     mean = np.mean([r.n_guesses for r in results])
-    # μ = 1 scores a single random consistent code: the random player (seed 002: 4.608).
+    # μ = 1 scores a single random consistent code: the random player (4.608 in Runarsson &
+    # Merelo 2009).
     assert (4.5 < mean < 4.72) if mu == 1 else (4.33 < mean < 4.55)
 
 

@@ -10,7 +10,7 @@ from evo_mastermind.players.tree import build_tree
 from evo_mastermind.scsa import SCSAS, draw_secrets
 from tests.players.support import RandomCodemaker, SilentCodemaker, SwitchingCodemaker, scsa_games
 
-# Seed 001 (FBI), section 4: 5 pegs, 7 colours, secret GCEED.
+# Team FBI's report (Lama et al.), section 4: 5 pegs, 7 colours, secret GCEED.
 FBI_TRACE = [
     ("AAAAA", 0, 0),
     ("BBBBB", 0, 0),
@@ -24,7 +24,7 @@ FBI_TRACE = [
     ("GCEED", 5, 0),
 ]
 
-# Seed 000 (brENIAC), Table 2: 8 pegs, 10 colours, secret HCHGFCAG. Rows 1-9 and 11 are
+# brENIAC (Dekel et al.), Table 2: 8 pegs, 10 colours, secret HCHGFCAG. Rows 1-9 and 11 are
 # as printed; row 10 is printed GCCHFHAH, which cannot draw the printed (5,1) from this
 # secret (it draws (3,4)), and row 12 is printed HCHGFCAH, which is not the secret.
 BRENIAC_TRACE = [
@@ -163,7 +163,7 @@ def test_random_lies_are_caught_within_a_bounded_number_of_guesses(
 
 
 def test_alphabetical_rao_has_a_decision_tree_on_4_by_6() -> None:
-    # FBI report 6.45 guesses on (4,6) over 100 random secrets (seed 001, "Scalability").
+    # FBI report 6.45 guesses on (4,6) over 100 random secrets (team FBI, "Scalability").
     space = CodeSpace(4, 6)
     means = {}
     for variant in ("breniac", "fbi"):
@@ -180,7 +180,8 @@ def test_alphabetical_rao_has_a_decision_tree_on_4_by_6() -> None:
 def test_the_fbi_variant_matches_seed_001_tournament_figures(
     pegs: int, colors: int, low: float, high: float, least_won: float, most_won: float
 ) -> None:
-    # Seed 001: InsertColors (8,10) 15.56 guesses, all won; (22,24) 79.78, 94 of 100 won.
+    # Team FBI (Lama et al.): InsertColors (8,10) 15.56 guesses, all won; (22,24) 79.78, 94 of
+    # 100 won.
     space = CodeSpace(pegs, colors)
     player = make_player("rao", space, {"variant": "fbi"})
     games = [

@@ -1,0 +1,44 @@
+"""Files renamed from "seed N" names to author-and-year names: the old names still work."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from evo_mastermind.paths import RENAMED_FILES, current_name
+from evo_mastermind.runner.config import load_config
+
+ROOT = Path(__file__).parents[1]
+
+
+def test_every_renamed_file_exists_under_its_new_name() -> None:
+    for new in RENAMED_FILES.values():
+        assert (ROOT / new).is_file(), new
+
+
+def test_an_old_name_gives_the_new_one_with_a_warning() -> None:
+    with pytest.warns(FutureWarning, match="runarsson_merelo_2009_table2.csv"):
+        assert current_name("experiments/seed002_table2.csv") == (
+            "experiments/runarsson_merelo_2009_table2.csv"
+        )
+    assert current_name("experiments/mine.csv") == "experiments/mine.csv"
+
+
+def test_a_config_naming_an_old_published_table_still_loads(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "experiments").mkdir()
+    table = "experiments/runarsson_merelo_2009_table2.csv"
+    shutil.copy(ROOT / table, tmp_path / table)
+    config = {
+        "name": "old",
+        "game": {"pegs": 3, "colors": 4},
+        "compare_with": "experiments/seed002_table2.csv",
+        "players": [{"label": "Entropy", "player": "entropy"}],
+    }
+    path = tmp_path / "old.yaml"
+    path.write_text(yaml.safe_dump(config))
+    with pytest.warns(FutureWarning, match="until"):
+        loaded = load_config(path)
+    assert loaded.compare_with == table
+    assert loaded.published_table(path) == tmp_path / table
