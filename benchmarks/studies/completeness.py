@@ -1,6 +1,6 @@
 """What an incomplete archive costs on (8,12): the archive EA against itself with a perfect archive.
 
-Run with ``python -m benchmarks.study_completeness [--games N] [--workers N]`` (200 secrets
+Run with ``python -m benchmarks.studies.completeness [--games N] [--workers N]`` (200 secrets
 take about 25 minutes on two cores). Late in a game the search often stops short of μ members
 without having found every consistent code, and the heuristic then scores a part of the
 consistent set as if it were all of it. This study plays the first ``N`` secrets of
@@ -14,7 +14,7 @@ consistent set as if it were all of it. This study plays the first ``N`` secrets
 
 The games agree until the first move the two score differently, so their difference is
 measured with far less noise than two independent runs give. The exact set comes from
-:func:`evo_mastermind.evolution.exact.consistent_codes`, which the players never call.
+:func:`benchmarks.studies.exact.consistent_codes`, which the players never call.
 Figures go to ``benchmarks/results/completeness.json``.
 """
 
@@ -30,8 +30,8 @@ import numpy as np
 from tqdm import tqdm
 
 from benchmarks._record import record
+from benchmarks.studies.exact import consistent_codes
 from evo_mastermind.codes import Codes, CodeSpace
-from evo_mastermind.evolution.exact import consistent_codes
 from evo_mastermind.game import Codemaker, play_game
 from evo_mastermind.players.archive import ArchivePlayer
 from evo_mastermind.players.base import validate_params

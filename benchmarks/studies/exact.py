@@ -1,6 +1,6 @@
 """The exact set of codes consistent with a history, found without listing the code space.
 
-For measuring how complete an archive is (``benchmarks/study_completeness.py``); the
+For measuring how complete an archive is (``benchmarks/studies/completeness.py``); the
 players never call it. Codes are built one peg at a time, and a prefix is dropped as soon as
 some played guess rules it out: its black pegs so far already exceed the response's, or
 cannot reach it with the pegs left, and likewise for the colour matches (black + white),

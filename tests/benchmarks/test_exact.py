@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
+from benchmarks.studies.exact import consistent_codes
 from evo_mastermind.codes import CodeSpace
-from evo_mastermind.evolution.exact import consistent_codes
 from evo_mastermind.evolution.fitness import History, distance_to_consistency
 from evo_mastermind.scoring import score
 

@@ -1,0 +1,1 @@
+"""Studies beyond what the players need: code used only to measure them."""
