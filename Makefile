@@ -9,21 +9,26 @@ STAMP := $(VENV)/.installed-stamp
 PAPER_TABLES := table2 table3 table4 table5 table6
 RUN := $(BIN)/evo-mastermind run --resume
 
-.PHONY: test test-slow lint reproduce studies benchmark strip-notebooks clean
+.PHONY: test test-slow lint docs reproduce studies benchmark strip-notebooks clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,docs]'
 	touch $(STAMP)
 
 lint: $(STAMP)
-	$(BIN)/ruff check evo_mastermind tests benchmarks notebooks
-	$(BIN)/ruff format --check evo_mastermind tests benchmarks notebooks
-	$(BIN)/mypy evo_mastermind tests benchmarks
+	$(BIN)/ruff check evo_mastermind tests benchmarks notebooks docs
+	$(BIN)/ruff format --check evo_mastermind tests benchmarks notebooks docs
+	$(BIN)/mypy evo_mastermind tests benchmarks docs
 
 test: lint
 	$(BIN)/pytest
+
+# The documentation site (docs/, mkdocs.yml) into site/; a broken link or reference fails it.
+# The config and players references are generated at build time (docs/hooks.py).
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir site
 
 test-slow: $(STAMP)
 	$(BIN)/pytest -m slow
@@ -54,4 +59,4 @@ strip-notebooks: $(STAMP)
 	done
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache site

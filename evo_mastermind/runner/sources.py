@@ -28,14 +28,16 @@ from evo_mastermind.secrets import explicit
 class Strict(BaseModel):
     """A config section: unknown keys are errors, values are read-only."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
 class GameSize(Strict):
     """One game size."""
 
     pegs: int
+    """Positions in a code (ℓ)."""
     colors: int
+    """Colours a peg may take (κ, at most 26: codes are written with the letters A..)."""
 
     @model_validator(mode="after")
     def _possible(self) -> GameSize:
@@ -73,6 +75,7 @@ class SampleSecrets(Strict):
     """``secrets: {sample: N}``: a fixed uniform sample, the same for every player and run."""
 
     sample: PositiveInt
+    """How many secrets to draw uniformly (without replacement when the space can be listed)."""
 
     def describe(self) -> str:
         """The value of the games table's ``secrets`` column."""
@@ -83,6 +86,7 @@ class ListSecrets(Strict):
     """``secrets: {list: [ABBC, ...]}``."""
 
     codes: list[str] = Field(alias="list", min_length=1)
+    """The secrets, written as codes (``ABBC``); each is played once per run."""
 
     def describe(self) -> str:
         """The value of the games table's ``secrets`` column."""
@@ -93,7 +97,9 @@ class ScsaSecrets(Strict):
     """``secrets: {scsa: NAME, n: N}``: N secrets from a secret-code selection algorithm."""
 
     scsa: str
+    """The name of a secret-code selection algorithm (listed below)."""
     n: PositiveInt
+    """How many secrets it draws (rounds per player and run)."""
 
     @field_validator("scsa")
     @classmethod

@@ -1,0 +1,43 @@
+"""MkDocs hooks: the config and players reference pages, written from the live code at build time.
+
+``reference/config.md`` walks the pydantic models of :mod:`evo_mastermind.runner.config` (every
+key, its type, default and docstring); ``reference/players.md`` walks the player registry (every
+player, option and preset), so a new key, player, option or preset appears without editing the
+docs. A key or option without a description is a warning, which ``mkdocs build --strict`` turns
+into a failure. The pages are generated in memory (never written into ``docs/``); images of the
+committed reference runs (``results/**/plots/*.png``) are added to the site the same way, so
+pages can show them where they are kept.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+from reference_pages import GENERATORS  # beside this file (MkDocs puts its folder on sys.path)
+
+log = logging.getLogger("mkdocs.plugins.evo_mastermind")
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def on_files(files: Files, config: MkDocsConfig, **_: Any) -> Files:
+    """Add the generated reference pages and the committed figures to the site."""
+    for uri, generate in GENERATORS.items():
+        content, problems = generate()
+        for problem in problems:
+            log.warning("%s: %s", uri, problem)
+        files.append(File.generated(config, uri, content=content))
+    for image in sorted((ROOT / "results").glob("**/plots/*.png")):
+        files.append(
+            File(
+                image.relative_to(ROOT).as_posix(),
+                src_dir=str(ROOT),
+                dest_dir=config.site_dir,
+                use_directory_urls=config.use_directory_urls,
+            )
+        )
+    return files

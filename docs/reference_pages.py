@@ -1,0 +1,267 @@
+"""The config and players reference pages, as Markdown written from the live models and registry.
+
+Each function returns the page and the problems found (a key or option without a
+description); ``docs/hooks.py`` reports those as warnings, so ``mkdocs build --strict`` fails
+on an undocumented key. Nothing here is hand-listed: a key added to the config models, or a
+player, option or preset added to the registry, appears on the next build.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import types
+import typing
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined
+
+from evo_mastermind import scsa
+from evo_mastermind.players import PLAYERS, Player
+from evo_mastermind.runner import config as config_module
+from evo_mastermind.runner import sources
+
+Page = tuple[str, list[str]]
+
+
+def type_text(annotation: Any) -> str:
+    """A short, readable name for a field's type (``int | None``, ``list[str]``, ``"a" | "b"``)."""
+    origin = typing.get_origin(annotation)
+    arguments = typing.get_args(annotation)
+    if origin is typing.Annotated:
+        return type_text(arguments[0])
+    if origin is typing.Literal:
+        return " | ".join(json.dumps(argument) for argument in arguments)
+    if origin in (typing.Union, types.UnionType):
+        return " | ".join(type_text(argument) for argument in arguments)
+    if origin is not None:
+        name = getattr(origin, "__name__", str(origin))
+        return f"{name}[{', '.join(type_text(argument) for argument in arguments)}]"
+    if annotation is type(None):
+        return "None"
+    if isinstance(annotation, type):
+        metadata_free = {"PositiveInt": "int > 0", "NonNegativeInt": "int ≥ 0"}
+        return metadata_free.get(annotation.__name__, annotation.__name__)
+    return str(annotation).replace("typing.", "")
+
+
+def default_text(field: FieldInfo) -> str:
+    """The default as a config would write it, or *required*."""
+    if field.default_factory is not None:
+        value = field.default_factory()  # type: ignore[call-arg]
+    elif field.default is PydanticUndefined:
+        return "*required*"
+    else:
+        value = field.default
+    if isinstance(value, list) and all(hasattr(item, "describe") for item in value):
+        return ", ".join(f"`{item.describe()}`" for item in value)
+    if isinstance(value, BaseModel):
+        return "see below"
+    return f"`{json.dumps(value, default=str)}`"
+
+
+def _cell(text: str | None) -> str:
+    return " ".join((text or "").split()).replace("|", "\\|")
+
+
+def fields_table(
+    model: type[BaseModel], where: str, problems: list[str], skip: Iterable[str] = ()
+) -> list[str]:
+    """A Markdown table of a model's fields: key, type, default, description."""
+    lines = ["| key | type | default | description |", "|---|---|---|---|"]
+    for name, field in model.model_fields.items():
+        if name in skip:
+            continue
+        key = field.alias or name
+        if not field.description:
+            problems.append(f"{where}: key {key!r} has no description (a docstring under it)")
+        annotation = type_text(field.annotation)
+        cells = [
+            f"`{key}`",
+            f"`{_cell(annotation)}`",
+            default_text(field),
+            _cell(field.description),
+        ]
+        lines.append(f"| {' | '.join(cells)} |")
+    return lines
+
+
+def _doc(thing: object) -> str:
+    return inspect.cleandoc(getattr(thing, "__doc__", None) or "")
+
+
+def config_reference() -> Page:
+    """Every key of an experiment config, from :class:`ExperimentConfig` and the models under it."""
+    problems: list[str] = []
+    experiment = config_module.ExperimentConfig
+    lines = [
+        "# Config reference",
+        "",
+        "<!-- Generated at build time by docs/hooks.py from evo_mastermind.runner.config; "
+        "do not edit. -->",
+        "",
+        "Every key an experiment YAML file may hold, read from the pydantic models that check it "
+        "(`evo_mastermind.runner.config`). Unknown keys are errors. The guide with a worked "
+        "example is [Writing an experiment](../experiments.md).",
+        "",
+        "## Top-level keys",
+        "",
+        _doc(experiment),
+        "",
+        *fields_table(experiment, "ExperimentConfig", problems),
+        "",
+        "## `game`",
+        "",
+        _doc(sources.sizes_from),
+        "",
+        *fields_table(sources.GameSize, "GameSize", problems),
+        "",
+        "## `secrets`",
+        "",
+        _doc(sources.secrets_from),
+        "",
+    ]
+    forms: list[type[BaseModel]] = [
+        sources.FullSecrets,
+        sources.SampleSecrets,
+        sources.ListSecrets,
+        sources.ScsaSecrets,
+    ]
+    for form in forms:
+        lines += [f"### {form.__name__}", "", _doc(form), ""]
+        if form is not sources.FullSecrets:
+            lines += [*fields_table(form, form.__name__, problems), ""]
+    lines += [
+        "### Secret-code selection algorithms",
+        "",
+        "The names `scsa:` accepts (`evo_mastermind.scsa`):",
+        "",
+        "| `scsa` | draws |",
+        "|---|---|",
+    ]
+    for name, function in sorted(scsa.SCSAS.items()):
+        first = _doc(function).split("\n\n")[0]
+        if not first:
+            problems.append(f"SCSA {name!r} has no docstring")
+        lines.append(f"| `{name}` | {_cell(first)} |")
+    lines += [
+        "",
+        "## `statistics`",
+        "",
+        _doc(config_module.Statistics).split("\n\n")[0],
+        "",
+        *fields_table(config_module.Statistics, "Statistics", problems),
+        "",
+        "## `players`",
+        "",
+        _doc(config_module.PlayerEntry),
+        "",
+        *fields_table(config_module.PlayerEntry, "PlayerEntry", problems),
+        "",
+        "Every other key of an entry is an option of the named player: see the "
+        "[players reference](players.md). A list value is a sweep, one entry per value "
+        '(`mu: [10, 20, 30]`); the label is a template (`"Entropy mu={mu}"`) or the values '
+        "are appended to it.",
+        "",
+    ]
+    return "\n".join(lines), problems
+
+
+def _presets(cls: type[Player]) -> dict[str, Any]:
+    """A player's presets, if it declares any (a mapping of preset name to options)."""
+    for attribute in ("presets", "PRESETS"):
+        value = getattr(cls, attribute, None)
+        if isinstance(value, dict):
+            return value
+    return {}
+
+
+def _options_text(options: Any) -> str:
+    if isinstance(options, BaseModel):
+        options = options.model_dump(exclude_defaults=True, mode="json")
+    return json.dumps(options, default=str, ensure_ascii=False)
+
+
+def players_reference(registry: dict[str, type[Player]] | None = None) -> Page:
+    """Every registered player with its options (type, default, description) and presets."""
+    registry = PLAYERS if registry is None else registry
+    problems: list[str] = []
+    lines = [
+        "# Players reference",
+        "",
+        "<!-- Generated at build time by docs/hooks.py from the player registry; do not edit. -->",
+        "",
+        "Every registered player (`evo_mastermind.players.PLAYERS`), with every option it "
+        "takes in a config entry or as `-o KEY=VALUE` on `evo-mastermind play`. "
+        "`evo-mastermind players` prints the same list.",
+        "",
+        "| player | what it does |",
+        "|---|---|",
+    ]
+    for name in sorted(registry):
+        summary = _doc(registry[name]).split("\n")[0]
+        lines.append(f"| [`{name}`](#{_anchor(name)}) | {_cell(summary)} |")
+    lines.append("")
+    for name in sorted(registry):
+        cls = registry[name]
+        lines += [
+            f"## `{name}` {{#{_anchor(name)}}}",
+            "",
+            _doc(cls) or f"(`{cls.__module__}.{cls.__qualname__}` has no docstring)",
+            "",
+            f"Class `{cls.__module__}.{cls.__qualname__}`.",
+            "",
+        ]
+        if not _doc(cls):
+            problems.append(f"player {name!r} has no docstring")
+        if cls.Params.model_fields:
+            lines += [*fields_table(cls.Params, f"player {name!r}", problems), ""]
+        else:
+            lines += ["No options.", ""]
+        presets = _presets(cls)
+        if presets:
+            lines += ["Presets:", "", "| preset | options |", "|---|---|"]
+            lines += [
+                f"| `{preset}` | `{_cell(_options_text(options))}` |"
+                for preset, options in sorted(presets.items())
+            ]
+            lines.append("")
+    return "\n".join(lines), problems
+
+
+def _anchor(name: str) -> str:
+    return "player-" + name.replace("_", "-")
+
+
+GENERATORS: dict[str, Callable[[], Page]] = {
+    "reference/config.md": config_reference,
+    "reference/players.md": players_reference,
+}
+"""Each generated page's path under ``docs/`` and the function that writes it."""
+
+
+def cli_reference() -> Page:
+    """Every command of ``evo-mastermind`` with its options, from the argument parser itself."""
+    from evo_mastermind.cli import _build_parser  # the one parser the command line uses
+
+    parser = _build_parser()
+    lines = [
+        "# Command line",
+        "",
+        "<!-- Generated at build time by docs/hooks.py from evo_mastermind.cli; do not edit. -->",
+        "",
+        "```text",
+        parser.format_help().rstrip(),
+        "```",
+        "",
+    ]
+    for action in parser._subparsers._group_actions if parser._subparsers else []:
+        for name, subparser in getattr(action, "choices", {}).items():
+            lines += [f"## `{name}`", "", "```text", subparser.format_help().rstrip(), "```", ""]
+    return "\n".join(lines), []
+
+
+GENERATORS["reference/cli.md"] = cli_reference
