@@ -4,10 +4,13 @@ import re
 import sys
 from pathlib import Path
 
+import numpy as np
 import yaml
 
+from evo_mastermind.codes import Code
 from evo_mastermind.players import PLAYERS
 from evo_mastermind.runner.config import ExperimentConfig
+from evo_mastermind.scoring import Response
 
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT / "docs"))
@@ -41,6 +44,15 @@ def test_an_undocumented_option_is_reported() -> None:
         """A player with an undocumented option."""
 
         Params = BareParams
+
+        def start(self, rng: np.random.Generator) -> None:
+            pass
+
+        def ask(self) -> Code:
+            return self.space.all_codes[0]
+
+        def tell(self, guess: Code, response: Response) -> None:
+            pass
 
     _, problems = players_reference({"bare": Bare})
     assert problems and "bare" in problems[0]
