@@ -6,12 +6,14 @@ player, option and preset), so a new key, player, option or preset appears witho
 docs. A key or option without a description is a warning, which ``mkdocs build --strict`` turns
 into a failure. The pages are generated in memory (never written into ``docs/``); images of the
 committed reference runs (``results/**/plots/*.png``) are added to the site the same way, so
-pages can show them where they are kept.
+pages can show them where they are kept. The API pages lose the Sphinx roles (``:func:``) the
+docstrings carry, keeping the code name.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,9 @@ from reference_pages import GENERATORS  # beside this file (MkDocs puts its fold
 log = logging.getLogger("mkdocs.plugins.evo_mastermind")
 
 ROOT = Path(__file__).resolve().parents[1]
+
+SPHINX_ROLE = re.compile(r":(?:attr|class|data|exc|func|meth|mod|obj):(?=<code>)")
+"""A Sphinx role left before inline code by docstrings written for Sphinx (``:func:`f```)."""
 
 
 def on_files(files: Files, config: MkDocsConfig, **_: Any) -> Files:
@@ -41,3 +46,8 @@ def on_files(files: Files, config: MkDocsConfig, **_: Any) -> Files:
             )
         )
     return files
+
+
+def on_page_content(html: str, **_: Any) -> str:
+    """Drop the Sphinx roles (``:func:``) the docstrings carry: the code name stays."""
+    return SPHINX_ROLE.sub("", html)
