@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import types
 import typing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
@@ -68,16 +69,14 @@ def _cell(text: str | None) -> str:
 
 
 def fields_table(
-    model: type[BaseModel], where: str, problems: list[str], skip: Iterable[str] = ()
+    model: type[BaseModel], where: str, problems: list[str], column: str = "key"
 ) -> list[str]:
-    """A Markdown table of a model's fields: key, type, default, description."""
-    lines = ["| key | type | default | description |", "|---|---|---|---|"]
+    """A Markdown table of a model's fields: key (or option), type, default, description."""
+    lines = [f"| {column} | type | default | description |", "|---|---|---|---|"]
     for name, field in model.model_fields.items():
-        if name in skip:
-            continue
         key = field.alias or name
         if not field.description:
-            problems.append(f"{where}: key {key!r} has no description (a docstring under it)")
+            problems.append(f"{where}: {column} {key!r} has no description (a docstring under it)")
         annotation = type_text(field.annotation)
         cells = [
             f"`{key}`",
@@ -218,7 +217,7 @@ def players_reference(registry: dict[str, type[Player]] | None = None) -> Page:
         if not _doc(cls):
             problems.append(f"player {name!r} has no docstring")
         if cls.Params.model_fields:
-            lines += [*fields_table(cls.Params, f"player {name!r}", problems), ""]
+            lines += [*fields_table(cls.Params, f"player {name!r}", problems, "option"), ""]
         else:
             lines += ["No options.", ""]
         presets = _presets(cls)
@@ -247,6 +246,7 @@ def cli_reference() -> Page:
     """Every command of ``evo-mastermind`` with its options, from the argument parser itself."""
     from evo_mastermind.cli import _build_parser  # the one parser the command line uses
 
+    os.environ["COLUMNS"] = "100"  # argparse wraps its help to the terminal: fix the width
     parser = _build_parser()
     lines = [
         "# Command line",
