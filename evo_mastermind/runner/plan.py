@@ -48,7 +48,11 @@ class Group:
 
 @dataclass(frozen=True)
 class Batch:
-    """One task shipped to a worker: a player entry, the limits, and the games to play."""
+    """One task shipped to a worker: a player entry, the limits, and the games to play.
+
+    ``plugins`` names the modules that register players of the user's own: a worker imports
+    them (once) before building the player, whatever process or machine it runs on.
+    """
 
     label: str
     player: str
@@ -57,6 +61,7 @@ class Batch:
     guess_limit: int | None
     time_limit: float | None
     keys: tuple[GameKey, ...]
+    plugins: tuple[str, ...] = ()
 
 
 def draw_secrets(config: ExperimentConfig, size: GameSize, source: SecretSource) -> list[str]:
@@ -112,4 +117,5 @@ def make_batch(config: ExperimentConfig, group: Group, keys: tuple[GameKey, ...]
         guess_limit=config.guess_limit,
         time_limit=config.time_limit,
         keys=keys,
+        plugins=tuple(config.plugins),
     )
