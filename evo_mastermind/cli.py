@@ -342,7 +342,7 @@ def _fitting(
     codes: Codes, guess: Code, response: Response, space: CodeSpace
 ) -> npt.NDArray[np.bool_]:
     packed = score_codes(guess, codes, space.colors)
-    return packed == response.black * space.pegs + response.black + response.white
+    return packed == response.pack(space.pegs)
 
 
 def _tree(args: argparse.Namespace) -> int:
