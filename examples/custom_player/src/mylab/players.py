@@ -9,6 +9,7 @@ same on every executor.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -32,7 +33,7 @@ class ColourfulPlayer(Player):
     """A consistent code with the most distinct colours, ties at random (mylab example)."""
 
     Params = ColourfulParams
-    presets: Mapping[str, Preset] = {
+    presets: ClassVar[Mapping[str, Preset]] = {
         "abcd": Preset({"first_guess": "ABCD"}, "always open with ABCD"),
     }
 
@@ -49,8 +50,8 @@ class ColourfulPlayer(Player):
         self.codes = space.all_codes
         ordered = np.sort(self.codes, axis=1)
         self.distinct = 1 + np.count_nonzero(ordered[:, 1:] != ordered[:, :-1], axis=1)
-        self.first = None if self.settings.first_guess is None else space.parse(
-            self.settings.first_guess
+        self.first = (
+            None if self.settings.first_guess is None else space.parse(self.settings.first_guess)
         )
         self.consistent: npt.NDArray[np.int64] = np.arange(len(self.codes))
         self.rng = np.random.default_rng(0)  # replaced by the game's generator in start()
