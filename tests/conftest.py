@@ -23,4 +23,7 @@ def registry() -> Iterator[None]:
     base._loaded_entry_points.clear()
     base._loaded_entry_points.update(loaded)
     for name in set(sys.modules) - modules:
-        del sys.modules[name]
+        # Only the test's own plugin modules: libraries first imported meanwhile stay loaded.
+        where = getattr(sys.modules[name], "__file__", None) or ""
+        if where and not where.startswith((sys.prefix, sys.base_prefix)) and "evo_" not in name:
+            del sys.modules[name]

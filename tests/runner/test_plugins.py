@@ -105,6 +105,9 @@ def test_a_worker_imports_the_plugins_a_batch_names(
     group = plan_groups(config)[0]
     batch = make_batch(config, group, group.keys[:3])
     assert batch.plugins == ("mylab.players",)
+    # The defining module travels too, for a player registered by a script's own import.
+    unnamed = config.model_copy(update={"plugins": []})
+    assert make_batch(unnamed, group, group.keys[:3]).plugins == ("mylab.players",)
     # A fresh worker: it has never imported the plugin, and knows the built-in players only.
     del PLAYERS["colourful"]
     base._imported_plugins.clear()
@@ -147,7 +150,7 @@ def test_the_example_plays_identical_games_on_every_executor(
     # One worker thread: two would share the worker's player cache (not yet thread-safe).
     with (
         LocalCluster(  # type: ignore[no-untyped-call]
-            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
         ) as cluster,
         DaskExecutor(address=cluster.scheduler_address) as threaded,
     ):
