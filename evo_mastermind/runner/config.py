@@ -1,7 +1,7 @@
 """Experiment configuration: YAML read with ``safe_load``, validated by pydantic models.
 
 Every problem becomes one :class:`ConfigError` line naming the file, the key and the
-problem. A player entry may start from a named preset of its player (``preset: best``; the
+problem. A player entry may start from a named preset of its player (``preset: paper``; the
 options written beside it override the preset's) and may sweep options: a list value
 (``mu: [10, 20]``) expands into one entry per value, labelled from the ``label`` template
 (``"Entropy mu={mu}"``). ``plugins:`` names modules imported before the players are checked
