@@ -169,19 +169,8 @@ def config_reference() -> Page:
     return "\n".join(lines), problems
 
 
-def _presets(cls: type[Player]) -> dict[str, Any]:
-    """A player's presets, if it declares any (a mapping of preset name to options)."""
-    for attribute in ("presets", "PRESETS"):
-        value = getattr(cls, attribute, None)
-        if isinstance(value, dict):
-            return value
-    return {}
-
-
 def _options_text(options: Any) -> str:
-    if isinstance(options, BaseModel):
-        options = options.model_dump(exclude_defaults=True, mode="json")
-    return json.dumps(options, default=str, ensure_ascii=False)
+    return json.dumps(dict(options), default=str, ensure_ascii=False)
 
 
 def players_reference(registry: dict[str, type[Player]] | None = None) -> Page:
@@ -220,12 +209,13 @@ def players_reference(registry: dict[str, type[Player]] | None = None) -> Page:
             lines += [*fields_table(cls.Params, f"player {name!r}", problems, "option"), ""]
         else:
             lines += ["No options.", ""]
-        presets = _presets(cls)
+        presets = cls.__dict__.get("presets", {})  # its own, as presets_of reads them
         if presets:
-            lines += ["Presets:", "", "| preset | options |", "|---|---|"]
+            lines += ["Presets:", "", "| preset | options | source |", "|---|---|---|"]
             lines += [
-                f"| `{preset}` | `{_cell(_options_text(options))}` |"
-                for preset, options in sorted(presets.items())
+                f"| `{preset}` | `{_cell(_options_text(settings.options))}` | "
+                f"{_cell(settings.about)} |"
+                for preset, settings in sorted(presets.items())
             ]
             lines.append("")
     return "\n".join(lines), problems

@@ -8,21 +8,32 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+import numpy as np
+import numpy.typing as npt
 import yaml
 
 from evo_mastermind.analysis import PLOT_KINDS, plot_results, write_report
-from evo_mastermind.codes import CodeSpace, InvalidGameError
+from evo_mastermind.codes import LETTERS, Code, Codes, CodeSpace, InvalidGameError
 from evo_mastermind.game import Codemaker, GameResult, InconsistentResponsesError, play_game
-from evo_mastermind.players import PLAYERS, Player, make_player
+from evo_mastermind.players import (
+    PLAYERS,
+    Player,
+    import_plugins,
+    load_entry_points,
+    make_player,
+    preset_options,
+    presets_of,
+)
 from evo_mastermind.players.tree import build_tree
 from evo_mastermind.runner import load_config, make_executor, run_experiment
-from evo_mastermind.scoring import Response
+from evo_mastermind.scoring import Response, score_codes
 from evo_mastermind.seeding import game_rng, stream_rng
 
 PROG = "evo-mastermind"
@@ -48,11 +59,24 @@ def _player_options(pairs: Sequence[str]) -> dict[str, Any]:
     return options
 
 
+def _add_plugin_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import MODULE first: it registers players of your own (repeatable)",
+    )
+
+
 def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pegs", type=int, default=4, help="code length (default 4)")
     parser.add_argument("--colors", type=int, default=6, help="number of colours (default 6)")
     parser.add_argument(
         "--player", default="entropy", help="registered player name (default entropy)"
+    )
+    parser.add_argument(
+        "--preset", help="start from one of the player's named settings (see 'players')"
     )
     parser.add_argument(
         "-o",
@@ -62,6 +86,7 @@ def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="a player option, e.g. -o ties=lexicographic -o mu=20 (repeatable)",
     )
+    _add_plugin_argument(parser)
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -104,6 +129,7 @@ def _build_parser() -> argparse.ArgumentParser:
     run.add_argument("--resume", action="store_true", help="play only the games still missing")
     run.add_argument("--force", action="store_true", help="replace results already in --out")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_plugin_argument(run)
     run.set_defaults(handler=_run)
 
     report = commands.add_parser(
@@ -135,14 +161,22 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     plot.set_defaults(handler=_plot)
 
-    players = commands.add_parser("players", help="list the registered players and their options")
+    players = commands.add_parser(
+        "players", help="list the registered players, their options and presets"
+    )
+    _add_plugin_argument(players)
     players.set_defaults(handler=_players)
     return parser
 
 
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    chosen = preset_options(args.player, args.preset) if args.preset is not None else {}
+    return {**chosen, **_player_options(args.option)}
+
+
 def _make(args: argparse.Namespace) -> tuple[CodeSpace, Player]:
     space = CodeSpace(args.pegs, args.colors)
-    return space, make_player(args.player, space, _player_options(args.option))
+    return space, make_player(args.player, space, _options(args))
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -177,42 +211,143 @@ def _print_game(result: GameResult, as_json: bool) -> None:
     for number, move in enumerate(result.moves, start=1):
         print(f"{number:>{width}}. {move.guess}  {move.black} black, {move.white} white")
     verdict = "solved" if result.solved else f"not solved ({result.outcome.replace('_', ' ')})"
-    print(f"secret {result.secret}: {verdict} in {result.n_guesses} guesses")
+    print(f"secret {result.secret}: {verdict} in {_guesses(result.n_guesses)}")
+
+
+def _guesses(count: int) -> str:
+    return f"{count} guess" if count == 1 else f"{count} guesses"
+
+
+ANSWER_LIMIT = 200
+"""Characters of an answer line read at most; the rest of a longer line is skipped."""
+
+_ANSWER = re.compile(r"\s*([0-9]{1,3})\s*[\s,/]\s*([0-9]{1,3})\s*", re.ASCII)
+
+
+class _StopGame(Exception):
+    """The person ended the game (Ctrl-D or Ctrl-C)."""
 
 
 def _play_interactive(space: CodeSpace, player: Player, args: argparse.Namespace) -> int:
+    example = "".join(LETTERS[peg % space.colors] for peg in range(space.pegs))
+    print(
+        f"Mastermind: {space.pegs} pegs, {space.colors} colours, letters A to "
+        f"{LETTERS[space.colors - 1]} (a code looks like {example}). Think of a secret code and "
+        "answer each guess with 'black white', e.g. '1 2'; Ctrl-D or Ctrl-C stops.",
+        flush=True,
+    )
     rng = game_rng(args.seed, args.player, 0, "interactive", space.colors)
     player.start(rng)
-    for number in range(1, (args.guess_limit or 10**9) + 1):
-        guess = player.ask()
-        print(f"{number}. {space.format(guess)}  black white? ", end="", flush=True)
-        line = sys.stdin.readline()
-        if not line:
-            raise UsageError("no answer: standard input ended")
-        response = _read_response(line, space)
-        if response.black == space.pegs:
-            print(f"solved in {number} guesses")
-            return 0
-        player.tell(guess, response)
-    print(f"not solved within {args.guess_limit} guesses")
+    moves: list[tuple[Code, Response]] = []
+    limit = args.guess_limit or 10**9
+    try:
+        while len(moves) < limit:
+            number = len(moves) + 1
+            guess = player.ask()
+            response = _ask_answer(space, f"{number}. {space.format(guess)}", guess, moves)
+            if response.black == space.pegs:
+                print(f"solved in {_guesses(number)}")
+                return 0
+            moves.append((guess, response))
+            player.tell(guess, response)
+    except InconsistentResponsesError as error:
+        # Games too large to check each answer here: the player found the contradiction.
+        print(flush=True)
+        if not moves:
+            raise
+        last, answer = moves[-1]
+        raise InconsistentResponsesError(
+            f"answer {len(moves)} ({answer.black} {answer.white} to {space.format(last)}) "
+            f"contradicts the answers before it: {error}"
+        ) from None
+    except _StopGame:
+        print(flush=True)  # the prompt is left open: end its line
+        print(f"{PROG}: game stopped after {_guesses(len(moves))}", file=sys.stderr)
+        return 1
+    print(f"not solved within {_guesses(limit)}")
     return 0
 
 
-def _read_response(line: str, space: CodeSpace) -> Response:
-    parts = line.replace(",", " ").split()
-    if len(parts) != 2 or not all(part.isdigit() for part in parts):
-        raise UsageError(f"answer {line.strip()!r} is not two numbers 'black white'")
-    black, white = int(parts[0]), int(parts[1])
+def _ask_answer(
+    space: CodeSpace, shown: str, guess: Code, moves: list[tuple[Code, Response]]
+) -> Response:
+    """Read answers to one guess until one is well formed, possible and consistent."""
+    prompt = f"{shown}  black white? "
+    while True:
+        print(prompt, end="", flush=True)
+        try:
+            line = sys.stdin.readline(ANSWER_LIMIT)
+            too_long = len(line) >= ANSWER_LIMIT and not line.endswith("\n")
+            while too_long and (rest := sys.stdin.readline(ANSWER_LIMIT)):
+                too_long = not rest.endswith("\n")  # skip the rest of an overlong line
+            if not line:
+                raise _StopGame
+        except (KeyboardInterrupt, EOFError):
+            raise _StopGame from None
+        except UnicodeDecodeError:
+            line = "\ufffd"  # bytes that are not text: answered like any garbage
+        answer = _parse_answer(line, space)
+        if isinstance(answer, Response):
+            problem = _contradiction(space, guess, answer, moves)
+            if problem is None:
+                return answer
+        else:
+            problem = answer
+        print(f"  {problem}; answer again", flush=True)
+
+
+def _echo(line: str) -> str:
+    text = line.strip()
+    return repr(text if len(text) <= 20 else text[:20] + "…")
+
+
+def _parse_answer(line: str, space: CodeSpace) -> Response | str:
+    """The (black, white) of an answer line, or why it is not a possible answer."""
+    if len(line) >= ANSWER_LIMIT and not line.endswith("\n"):
+        return f"answer {_echo(line)} is too long: two small numbers 'black white' are expected"
+    match = _ANSWER.fullmatch(line.rstrip("\r\n"))
+    if match is None:
+        return f"answer {_echo(line)} is not two numbers 'black white' such as '1 2'"
+    black, white = (int(part) for part in match.groups())
     if black + white > space.pegs or (black == space.pegs - 1 and white == 1):
-        raise UsageError(
-            f"answer {black} black, {white} white is impossible with {space.pegs} pegs"
+        return (
+            f"answer {black} black, {white} white is impossible with {space.pegs} pegs "
+            f"(black + white is at most {space.pegs}, and {space.pegs - 1} black 1 white "
+            "cannot happen)"
         )
     return Response(black, white)
 
 
+def _contradiction(
+    space: CodeSpace, guess: Code, response: Response, moves: list[tuple[Code, Response]]
+) -> str | None:
+    """Say which earlier answers this one contradicts, when the space can be checked."""
+    if not space.enumerable:
+        return None  # too many codes to check here: the player reports a contradiction
+    codes = space.all_codes
+    fits = _fitting(codes, guess, response, space)
+    if fits.any():
+        for earlier, answer in moves:
+            fits &= _fitting(codes, earlier, answer, space)
+        if fits.any():
+            return None
+    number = len(moves) + 1
+    what = f"answer {response.black} {response.white} to guess {number} ({space.format(guess)})"
+    if not moves:
+        return f"{what} fits no code"
+    return f"{what} contradicts your answers to guesses 1-{number - 1}: no code fits them all"
+
+
+def _fitting(
+    codes: Codes, guess: Code, response: Response, space: CodeSpace
+) -> npt.NDArray[np.bool_]:
+    packed = score_codes(guess, codes, space.colors)
+    return packed == response.pack(space.pegs)
+
+
 def _tree(args: argparse.Namespace) -> int:
     _, player = _make(args)
-    tree = build_tree(player, _player_options(args.option))
+    tree = build_tree(player, _options(args))
     tree.save(args.out)
     counts = tree.guess_counts()
     print(
@@ -230,7 +365,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.runs is not None and args.runs < 1:
         raise UsageError(f"--runs must be at least 1, got {args.runs}")
     config_path = Path(args.config)
-    config = load_config(config_path, runs=args.runs)
+    config = load_config(config_path, runs=args.runs, plugins=args.plugin)
     out = Path(args.out) if args.out else Path("results") / config.name
     # A polite kill (SIGTERM) unwinds like Ctrl-C, so the workers are stopped, not orphaned.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
@@ -264,22 +399,30 @@ def _plot(args: argparse.Namespace) -> int:
 
 
 def _players(args: argparse.Namespace) -> int:
+    load_entry_points()  # installed packages' players are listed too
     for name in sorted(PLAYERS):
         cls = PLAYERS[name]
-        summary = (cls.__doc__ or "").strip().splitlines()[0]
-        print(f"{name:<18} {summary}")
+        summary = ((cls.__doc__ or "").strip().splitlines() or ["(no description)"])[0]
+        origin = "" if cls.__module__.startswith("evo_mastermind.") else f" [{cls.__module__}]"
+        print(f"{name:<18} {summary}{origin}")
         for option, spec in cls.Params.model_fields.items():
             default = "required" if spec.is_required() else f"default {spec.default!r}"
             about = f": {' '.join(spec.description.split())}" if spec.description else ""
             print(f"{'':<4}{option} ({default}){about}")
+        for preset, settings in presets_of(name).items():
+            written = ", ".join(f"{key}={value}" for key, value in settings.options.items())
+            print(f"{'':<4}preset {preset} ({written}): {settings.about or 'named settings'}")
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _build_parser()
+    command: str | None = None
     try:
         args = parser.parse_args(argv)
+        command = args.command
+        import_plugins(getattr(args, "plugin", []))
         handler: Callable[[argparse.Namespace], int] = args.handler
         return handler(args)
     except (UsageError, InvalidGameError, InconsistentResponsesError) as error:
@@ -289,9 +432,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     except KeyboardInterrupt:
-        print(
-            f"{PROG}: interrupted; finished games are kept (rerun with --resume)", file=sys.stderr
-        )
+        kept = "; finished games are kept (rerun with --resume)" if command == "run" else ""
+        print(f"\n{PROG}: interrupted{kept}", file=sys.stderr)
         return 130
 
 

@@ -94,16 +94,6 @@ def test_bad_input_is_one_line_and_status_2(
     assert err.startswith("evo-mastermind: error: ")
 
 
-def test_interactive_codemaker_who_lies_gets_one_line(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    import io
-
-    monkeypatch.setattr("sys.stdin", io.StringIO("1 0\n0 0\n0 0\n0 0\n0 0\n"))
-    status, _, err = run_cli(capsys, "play", "--interactive")
-    assert status == 2 and "contradict each other" in err and len(err.strip().splitlines()) == 1
-
-
 def test_interactive_codemaker_solves(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -35,6 +35,7 @@ entropy (computed once, offline, by enumeration or sampling; the player only rea
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Literal
 
 import numpy as np
@@ -46,7 +47,7 @@ from evo_mastermind.evolution.choice import Heuristic, RemainingGuesses, choose_
 from evo_mastermind.evolution.neighbourhood import distinct_rows, scan_around
 from evo_mastermind.evolution.search import PopulationSearch, SearchSettings
 from evo_mastermind.evolution.vectorised import VectorisedSearch
-from evo_mastermind.players.base import PlayerParams, register_player
+from evo_mastermind.players.base import PlayerParams, Preset, register_player
 from evo_mastermind.players.evolutionary import GAParams, _BestSoFar, _SearchPlayer
 from evo_mastermind.scoring import Response
 
@@ -130,11 +131,46 @@ class ArchiveParams(GAParams):
     cannot fill it (0: never draw)."""
 
 
+_LARGE = {"heuristic": "lookahead", "heuristic_when_full": "entropy", "mu": 1000}
+
+BEST_SETTINGS = MappingProxyType(
+    {
+        "best_4x6": Preset(
+            {
+                "heuristic": "lookahead",
+                "mu": 300,
+                "max_generations_without_new": 20,
+                "population_size": 100,
+            },
+            "'Archive best' on (4,6), as configs/evolution/archive_4x6.yaml plays it",
+        ),
+        "best_5x8": Preset(_LARGE, "'Archive best' on (5,8) (configs/scaling/5x8.yaml)"),
+        "best_6x9": Preset({**_LARGE, "first_guess": "AABBCD"}, "'Archive best' on (6,9)"),
+        "best_7x10": Preset({**_LARGE, "first_guess": "AABBCCD"}, "'Archive best' on (7,10)"),
+        "best_8x12": Preset(
+            {
+                "heuristic": "lookahead",
+                "heuristic_when_full": "entropy",
+                "mu": 2000,
+                "population_size": 300,
+                "max_generations_without_new": 60,
+                "max_evaluations_per_guess": 2_000_000,
+                "first_guess": "AABBCCDE",
+            },
+            "'Archive best' on (8,12) (configs/scaling/8x12.yaml)",
+        ),
+    }
+)
+"""The archive's best settings per game size, as the scaling studies play them (``play``
+is left to the config: both ``consistent`` and ``all`` are compared)."""
+
+
 @register_player("archive")
 class ArchivePlayer(_SearchPlayer):
     """Evolves an archive of up to μ consistent codes and plays a heuristic's pick from it."""
 
     Params = ArchiveParams
+    presets = BEST_SETTINGS
 
     def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
         super().__init__(space, params)

@@ -1,16 +1,26 @@
-"""The player protocol, player parameters, and the registry that maps names to players.
+"""The player protocol, player parameters, presets, and the registry of players by name.
 
 A player is made once for a game size and reused for many games: :meth:`Player.start`
 begins a game with the game's own random generator, then the game loop alternates
 :meth:`Player.ask` (the next guess) and :meth:`Player.tell` (the response it drew).
 Anything a player learns that depends only on the history may be kept across games.
+
+The registry holds our players, those of plugin modules (:func:`import_plugins`, named by
+a config's ``plugins:`` or ``--plugin``) and those of installed packages that declare an
+entry point in the group :data:`ENTRY_POINT_GROUP` (:func:`load_entry_points`).
 """
 
 from __future__ import annotations
 
 import copy
+import difflib
+import importlib
+import importlib.metadata
+import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType, ModuleType
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
@@ -31,15 +41,35 @@ class PlayerParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
+@dataclass(frozen=True)
+class Preset:
+    """Named settings of one player: options a config can ask for by name.
+
+    Attributes:
+        options: the option values, exactly as a config would write them.
+        about: one line saying where the settings come from.
+    """
+
+    options: Mapping[str, Any]
+    about: str = ""
+
+    def __post_init__(self) -> None:
+        # A read-only copy: a preset is shared by every config that names it.
+        object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
+
+
 class Player(ABC):
     """A codebreaker.
 
     Subclasses are registered with :func:`register_player`, which sets :attr:`name`, and set
-    :attr:`Params` to a pydantic model of their options.
+    :attr:`Params` to a pydantic model of their options. :attr:`presets` names settings a
+    config may ask for (``preset: best``); presets belong to the class that defines them
+    and are not inherited.
     """
 
     name: ClassVar[str]
     Params: ClassVar[type[PlayerParams]] = PlayerParams
+    presets: ClassVar[Mapping[str, Preset]] = MappingProxyType({})
 
     def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
         self.space = space
@@ -91,23 +121,175 @@ class InvalidPlayerParamsError(InvalidGameError):
     """Player options that the player does not accept."""
 
 
+class UnknownPresetError(InvalidPlayerParamsError):
+    """A preset name that the player does not define."""
+
+
+class PluginError(InvalidGameError):
+    """A plugin module or entry point that cannot provide players, explained in one line."""
+
+
+ENTRY_POINT_GROUP = "evo_mastermind.players"
+"""The entry-point group through which installed packages make their players known."""
+
 PLAYERS: dict[str, type[Player]] = {}
 """Every registered player class by name."""
 
 P = TypeVar("P", bound=type[Player])
 
+_lock = threading.RLock()  # Dask workers import plugins from several threads at once
+_imported_plugins: set[str] = set()
+_loaded_entry_points: set[tuple[str, str]] = set()
+
+
+def _origin(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _is_builtin(cls: type) -> bool:
+    return cls.__module__.startswith("evo_mastermind.")
+
 
 def register_player(name: str) -> Callable[[P], P]:
-    """Class decorator: register a player under ``name`` (usable from YAML and the CLI)."""
+    """Class decorator: register a player under ``name`` (usable from YAML and the CLI).
+
+    Raises:
+        PluginError: the class is not a :class:`Player`, one of its presets does not
+            validate, or ``name`` is taken by another class.
+    """
 
     def register(cls: P) -> P:
-        if name in PLAYERS:
-            raise ValueError(f"player name {name!r} is registered twice")
-        cls.name = name
-        PLAYERS[name] = cls
+        if not (isinstance(cls, type) and issubclass(cls, Player)):
+            raise PluginError(
+                f"cannot register {cls!r} as player {name!r}: "
+                "it is not a subclass of evo_mastermind.players.Player"
+            )
+        with _lock:
+            existing = PLAYERS.get(name)
+            # The same class defined again (a module reloaded) replaces itself quietly.
+            if existing is not None and _origin(existing) != _origin(cls):
+                kind = "a built-in player" if _is_builtin(existing) else _origin(existing)
+                raise PluginError(
+                    f"player name {name!r} of {_origin(cls)} clashes with {kind}; "
+                    "register it under another name"
+                )
+            for preset, settings in cls.__dict__.get("presets", {}).items():
+                try:
+                    cls.Params.model_validate(dict(settings.options))
+                except ValidationError as error:
+                    raise PluginError(
+                        f"player {name!r}: preset {preset!r} is invalid: {_problems(error)}"
+                    ) from None
+            cls.name = name
+            PLAYERS[name] = cls
         return cls
 
     return register
+
+
+def presets_of(name: str) -> Mapping[str, Preset]:
+    """The presets the named player defines (its own, not those of classes it extends)."""
+    presets: Mapping[str, Preset] = known_player(name).__dict__.get("presets", {})
+    return presets
+
+
+def preset_options(name: str, preset: str) -> dict[str, Any]:
+    """The options of one preset of the named player.
+
+    Raises:
+        UnknownPlayerError: no player of that name.
+        UnknownPresetError: the player has no preset of that name; the message suggests the
+            closest one.
+    """
+    presets = presets_of(name)
+    if preset not in presets:
+        if not presets:
+            raise UnknownPresetError(f"player {name!r} has no presets (asked for {preset!r})")
+        raise UnknownPresetError(
+            f"player {name!r} has no preset {preset!r}{_suggest(preset, presets)}; "
+            f"its presets: {', '.join(sorted(presets))}"
+        )
+    return dict(presets[preset].options)
+
+
+def _suggest(word: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def import_plugins(modules: Iterable[str]) -> None:
+    """Import plugin modules (their :func:`register_player` calls fill the registry), once each.
+
+    Raises:
+        PluginError: a module that does not import, or that registers a bad player.
+    """
+    for module in modules:
+        if module in _imported_plugins:
+            continue
+        with _lock:
+            try:
+                importlib.import_module(module)
+            except PluginError as error:
+                raise PluginError(f"plugin {module!r}: {error}") from None
+            except Exception as error:  # a plugin's own failure is reported, not a traceback
+                raise PluginError(
+                    f"plugin {module!r} does not import: {type(error).__name__}: {error} "
+                    "(is it installed, or on PYTHONPATH?)"
+                ) from None
+            _imported_plugins.add(module)
+
+
+def load_entry_points() -> None:
+    """Register the players of installed packages (group :data:`ENTRY_POINT_GROUP`), once each.
+
+    An entry point names a :class:`Player` subclass (registered under the entry point's name
+    unless the class registered itself) or a module that registers its players on import.
+
+    Raises:
+        PluginError: an entry point that does not load, or names neither.
+    """
+    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        key = (point.name, point.value)
+        if key in _loaded_entry_points:
+            continue
+        where = f"entry point {point.name!r} = {point.value!r} (group {ENTRY_POINT_GROUP})"
+        with _lock:
+            try:
+                loaded = point.load()
+            except PluginError as error:
+                raise PluginError(f"{where}: {error}") from None
+            except Exception as error:  # an installed package's failure, in one line
+                raise PluginError(
+                    f"{where} does not load: {type(error).__name__}: {error}"
+                ) from None
+            if isinstance(loaded, type) and issubclass(loaded, Player):
+                if not any(cls is loaded for cls in PLAYERS.values()):
+                    try:
+                        register_player(point.name)(loaded)
+                    except PluginError as error:
+                        raise PluginError(f"{where}: {error}") from None
+            elif not isinstance(loaded, ModuleType):
+                raise PluginError(
+                    f"{where} is not a subclass of evo_mastermind.players.Player nor a module"
+                )
+            _loaded_entry_points.add(key)
+
+
+def known_player(name: str) -> type[Player]:
+    """The class registered as ``name``, looking through installed entry points if needed.
+
+    Raises:
+        UnknownPlayerError: no player of that name; the message suggests the closest one.
+    """
+    if name not in PLAYERS:
+        load_entry_points()
+    if name not in PLAYERS:
+        raise UnknownPlayerError(
+            f"unknown player {name!r}{_suggest(name, PLAYERS)}; known players: "
+            f"{', '.join(sorted(PLAYERS))} (a player of your own: name its module under "
+            "'plugins:' or with --plugin, or install it with an entry point)"
+        )
+    return PLAYERS[name]
 
 
 def validate_params(name: str, params: Mapping[str, Any]) -> PlayerParams:
@@ -118,20 +300,19 @@ def validate_params(name: str, params: Mapping[str, Any]) -> PlayerParams:
         InvalidPlayerParamsError: a key the player does not know, or a bad value; the message
             names the key.
     """
-    if name not in PLAYERS:
-        raise UnknownPlayerError(
-            f"unknown player {name!r}; known players: {', '.join(sorted(PLAYERS))}"
-        )
-    model = PLAYERS[name].Params
+    model = known_player(name).Params
     try:
         return model.model_validate(dict(params))
     except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(str(part) for part in issue['loc']) or 'options'}: "
-            f"{_describe(issue['type'], issue['msg'])}"
-            for issue in error.errors()
-        )
-        raise InvalidPlayerParamsError(f"player {name!r}: {problems}") from None
+        raise InvalidPlayerParamsError(f"player {name!r}: {_problems(error)}") from None
+
+
+def _problems(error: ValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(str(part) for part in issue['loc']) or 'options'}: "
+        f"{_describe(issue['type'], issue['msg'])}"
+        for issue in error.errors()
+    )
 
 
 def _describe(kind: str, message: str) -> str:
@@ -148,4 +329,4 @@ def make_player(name: str, space: CodeSpace, params: Mapping[str, Any] | None = 
             a game size the player cannot play.
     """
     validated = validate_params(name, params or {})
-    return PLAYERS[name](space, validated)
+    return known_player(name)(space, validated)

@@ -19,6 +19,7 @@ import random
 from abc import abstractmethod
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -32,7 +33,7 @@ from evo_mastermind.evolution.fitness import CountingEvaluator, Distances, Histo
 from evo_mastermind.evolution.individuals import FitnessKind, assign_fitness, codes_of
 from evo_mastermind.evolution.search import ConsistencySearch, PopulationSearch, SearchSettings
 from evo_mastermind.game import PlayerStats
-from evo_mastermind.players.base import Player, PlayerParams, register_player
+from evo_mastermind.players.base import Player, PlayerParams, Preset, register_player
 from evo_mastermind.scoring import Response
 
 
@@ -199,6 +200,19 @@ class EDAPlayer(EvolutionaryPlayer):
     With ``f_local_entropy`` it plays the consistent code of highest local entropy in that
     generation; with ``f`` a consistent code of the generation chosen at random.
     """
+
+    presets = MappingProxyType(
+        {
+            "paper_f_local_entropy": Preset(
+                {"fitness": "f_local_entropy", "first_guess": "AABB"},
+                "Runarsson & Merelo-Guervós (2009), Table 3: EDA + f_l, first guess AABB",
+            ),
+            "paper_f": Preset(
+                {"fitness": "f", "first_guess": "AABB"},
+                "Runarsson & Merelo-Guervós (2009), Table 3: EDA + f, first guess AABB",
+            ),
+        }
+    )
 
     Params = EDAParams
     default_first_guess = "aabb"

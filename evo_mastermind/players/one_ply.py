@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import ClassVar, Literal
 
 import numpy as np
@@ -27,7 +28,7 @@ from evo_mastermind.partitions import (
     local_entropy,
     scored_partition_counts,
 )
-from evo_mastermind.players.base import Player, PlayerParams, register_player
+from evo_mastermind.players.base import Player, PlayerParams, Preset, register_player
 from evo_mastermind.scoring import Response, indexed_scorer
 from evo_mastermind.symmetry import multiplicity_classes, unplayed_colour_classes
 
@@ -37,6 +38,16 @@ Pool = Literal["consistent", "all"]
 
 AUTO = "auto"
 """``first_guess: auto`` lets the strategy choose the first guess on the empty board."""
+
+PAPER_PRESETS = MappingProxyType(
+    {
+        "paper": Preset(
+            {"first_guess": "AABC"},
+            "Runarsson & Merelo-Guervós (2009), Tables 2-6: random ties, first guess AABC",
+        )
+    }
+)
+"""The settings of the paper's exhaustive players (each one-ply player names them)."""
 
 NODE_LIMIT = 2_000_000
 """Cached positions kept before the cache is cleared, bounding memory on long runs."""
@@ -284,6 +295,7 @@ class EntropyPlayer(PartitionPlayer):
     """Plays the guess whose partition of the consistent set has the highest entropy."""
 
     heuristic = "entropy"
+    presets = PAPER_PRESETS
 
 
 @register_player("most_parts")
@@ -291,6 +303,7 @@ class MostPartsPlayer(PartitionPlayer):
     """Plays the guess that splits the consistent set into the most non-empty parts (Kooi)."""
 
     heuristic = "most_parts"
+    presets = PAPER_PRESETS
 
 
 @register_player("expected_size")
@@ -298,6 +311,7 @@ class ExpectedSizePlayer(PartitionPlayer):
     """Plays the guess with the smallest expected remaining set (Irving)."""
 
     heuristic = "expected_size"
+    presets = PAPER_PRESETS
 
 
 @register_player("worst_case")
@@ -305,6 +319,7 @@ class WorstCasePlayer(PartitionPlayer):
     """Plays the guess with the smallest largest part (one-ply Knuth)."""
 
     heuristic = "worst_case"
+    presets = PAPER_PRESETS
 
 
 @register_player("random")
@@ -312,6 +327,7 @@ class RandomPlayer(OnePlyPlayer):
     """Plays a consistent code chosen uniformly at random (every consistent code ties)."""
 
     always_consistent_below = 2**62
+    presets = PAPER_PRESETS
 
     def score(self, guesses: Indices | None, candidates: Indices, position: Position) -> Scores:
         """Every guess scores the same."""
@@ -322,6 +338,8 @@ class RandomPlayer(OnePlyPlayer):
 @register_player("local_entropy")
 class LocalEntropyPlayer(OnePlyPlayer):
     """Plays the consistent code of highest local entropy (Runarsson & Merelo 2009, equation 3)."""
+
+    presets = PAPER_PRESETS
 
     @classmethod
     def check_game(cls, space: CodeSpace, params: PlayerParams) -> None:

@@ -1,8 +1,11 @@
 """Experiment configuration: YAML read with ``safe_load``, validated by pydantic models.
 
 Every problem becomes one :class:`ConfigError` line naming the file, the key and the
-problem. A player entry may sweep options: a list value (``mu: [10, 20]``) expands into one
-entry per value, labelled from the ``label`` template (``"Entropy mu={mu}"``).
+problem. A player entry may start from a named preset of its player (``preset: paper``; the
+options written beside it override the preset's) and may sweep options: a list value
+(``mu: [10, 20]``) expands into one entry per value, labelled from the ``label`` template
+(``"Entropy mu={mu}"``). ``plugins:`` names modules imported before the players are checked
+(players of the user's own).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -29,7 +33,7 @@ from pydantic import (
 
 from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.paths import current_name, find_project_root
-from evo_mastermind.players import PLAYERS, validate_params
+from evo_mastermind.players import import_plugins, known_player, preset_options, validate_params
 from evo_mastermind.runner.sources import (
     FullSecrets,
     GameSize,
@@ -42,6 +46,9 @@ from evo_mastermind.runner.sources import (
     sizes_from,
     source_problem,
 )
+
+MODULE_NAME = r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$"
+"""A dotted Python module name, as ``plugins:`` takes."""
 
 
 class ConfigError(InvalidGameError):
@@ -60,7 +67,7 @@ class Statistics(Strict):
 
 
 class PlayerEntry(BaseModel):
-    """One ``players:`` entry: a label, a registered player and its options (sweepable)."""
+    """One ``players:`` entry: a label, a registered player, a preset and options (sweepable)."""
 
     model_config = ConfigDict(extra="allow", frozen=True, use_attribute_docstrings=True)
 
@@ -68,10 +75,18 @@ class PlayerEntry(BaseModel):
     """The row's name in tables and plots, unique in the experiment; a template for sweeps."""
     player: str
     """A registered player name (``evo-mastermind players`` lists them)."""
+    preset: str | None = None
+    """A named set of the player's options (``evo-mastermind players`` lists them); options
+    written beside it override the preset's."""
 
     def options(self) -> dict[str, Any]:
-        """The player options as written (sweeps unexpanded)."""
-        return dict(self.model_extra or {})
+        """The preset's options overridden by those written (sweeps unexpanded)."""
+        chosen = preset_options(self.player, self.preset) if self.preset is not None else {}
+        return {**chosen, **(self.model_extra or {})}
+
+    def resolved(self) -> dict[str, Any]:
+        """The entry as if its preset's options had been written out (what decides games)."""
+        return {"label": self.label, "player": self.player, **self.options()}
 
     def expand(self) -> list[ExpandedEntry]:
         """One entry per combination of swept values, each validated against the player."""
@@ -159,8 +174,18 @@ class ExperimentConfig(Strict):
     failures and scores per secret source."""
     statistics: Statistics = Statistics()
     """How players are compared (see ``statistics`` below)."""
+    # Before ``players``: fields validate in order, so plugin players are known in time.
+    plugins: list[Annotated[str, Field(pattern=MODULE_NAME)]] = Field(default_factory=list)
+    """Modules to import before the players are checked (your own players, registered with
+    ``register_player``); workers import them too."""
     players: list[PlayerEntry] = Field(min_length=1)
     """The players, each ``{label, player, ...options}`` (see ``players`` below)."""
+
+    @field_validator("plugins")
+    @classmethod
+    def _import_plugins(cls, plugins: list[str]) -> list[str]:
+        import_plugins(plugins)
+        return plugins
 
     @field_validator("players")
     @classmethod
@@ -220,13 +245,31 @@ class ExperimentConfig(Strict):
         """A hash of everything that decides which games are played and how."""
         relevant = self.model_dump(
             mode="json",
-            exclude={"name", "description", "compare_with", "statistics", "report", "batch_games"},
+            exclude={
+                "name",
+                "description",
+                "compare_with",
+                "statistics",
+                "report",
+                "batch_games",
+                "plugins",
+                "players",
+            },
         )
+        # Presets written out, so naming a preset instead of its options keeps the fingerprint.
+        relevant["players"] = [entry.resolved() for entry in self.players]
         return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def load_config(path: str | Path, runs: int | None = None) -> ExperimentConfig:
-    """Read and validate a config file; ``runs`` overrides the file's number of runs.
+def load_config(
+    path: str | Path, runs: int | None = None, plugins: Sequence[str] = ()
+) -> ExperimentConfig:
+    """Read and validate a config file.
+
+    Args:
+        path: the YAML file.
+        runs: overrides the file's number of runs.
+        plugins: plugin modules added to the file's ``plugins:`` (``--plugin``).
 
     Raises:
         ConfigError: one line naming the file, the key and the problem.
@@ -245,6 +288,10 @@ def load_config(path: str | Path, runs: int | None = None) -> ExperimentConfig:
         raise ConfigError(f"{path}: expected a mapping of keys (name, game, players, ...)")
     if runs is not None:
         data["runs"] = runs
+    if plugins:
+        written = data.get("plugins") or []
+        if isinstance(written, list):
+            data["plugins"] = list(dict.fromkeys([*written, *plugins]))
     try:
         config = ExperimentConfig.model_validate(data)
     except ValidationError as error:
@@ -265,7 +312,7 @@ def _check_players_fit(config: ExperimentConfig, path: Path) -> None:
     for entry in config.entries():
         for size in config.game:
             try:
-                PLAYERS[entry.player].check_game(
+                known_player(entry.player).check_game(
                     size.space(), validate_params(entry.player, entry.params)
                 )
             except InvalidGameError as error:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from evo_mastermind import scsa
+from evo_mastermind.players import known_player
 from evo_mastermind.runner.config import ExpandedEntry, ExperimentConfig
 from evo_mastermind.runner.sources import (
     FullSecrets,
@@ -48,7 +49,11 @@ class Group:
 
 @dataclass(frozen=True)
 class Batch:
-    """One task shipped to a worker: a player entry, the limits, and the games to play."""
+    """One task shipped to a worker: a player entry, the limits, and the games to play.
+
+    ``plugins`` names the modules that register players of the user's own: a worker imports
+    them (once) before building the player, whatever process or machine it runs on.
+    """
 
     label: str
     player: str
@@ -57,6 +62,7 @@ class Batch:
     guess_limit: int | None
     time_limit: float | None
     keys: tuple[GameKey, ...]
+    plugins: tuple[str, ...] = ()
 
 
 def draw_secrets(config: ExperimentConfig, size: GameSize, source: SecretSource) -> list[str]:
@@ -112,4 +118,13 @@ def make_batch(config: ExperimentConfig, group: Group, keys: tuple[GameKey, ...]
         guess_limit=config.guess_limit,
         time_limit=config.time_limit,
         keys=keys,
+        plugins=_plugins_for(config, group.entry.player),
     )
+
+
+def _plugins_for(config: ExperimentConfig, player: str) -> tuple[str, ...]:
+    """The config's plugins, and the module defining the player if it is one of the user's."""
+    module = known_player(player).__module__
+    # A player registered by a wrapper script's import is then known to workers too.
+    own = [] if module.startswith("evo_mastermind.") or module == "__main__" else [module]
+    return tuple(dict.fromkeys([*config.plugins, *own]))

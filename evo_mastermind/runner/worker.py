@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from evo_mastermind.codes import CodeSpace
 from evo_mastermind.game import Codemaker, play_game
-from evo_mastermind.players import Player, make_player
+from evo_mastermind.players import Player, import_plugins, make_player
 from evo_mastermind.runner.plan import Batch
 from evo_mastermind.runner.storage import GAMES_SCHEMA
 from evo_mastermind.seeding import game_rng
@@ -36,6 +36,7 @@ def _player_for(batch: Batch, pegs: int, colors: int) -> Player:
 
 def play_batch(batch: Batch) -> pa.Table:
     """Play every game of the batch; one row per game, as a table of the games schema."""
+    import_plugins(batch.plugins)  # a fresh worker knows only the built-in players
     columns: dict[str, list[Any]] = {name: [] for name in GAMES_SCHEMA.names}
     for key in batch.keys:
         player = _player_for(batch, key.pegs, key.colors)

@@ -1,0 +1,1 @@
+"""mylab: an example package with a Mastermind player of its own."""

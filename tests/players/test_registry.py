@@ -1,0 +1,188 @@
+"""The player registry: plugin modules, entry points, presets, and one-line errors."""
+
+import textwrap
+from collections.abc import Mapping
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+import pytest
+
+from evo_mastermind.codes import Code, CodeSpace
+from evo_mastermind.players import (
+    PLAYERS,
+    Player,
+    PlayerParams,
+    PluginError,
+    Preset,
+    UnknownPlayerError,
+    UnknownPresetError,
+    import_plugins,
+    make_player,
+    preset_options,
+    register_player,
+    validate_params,
+)
+from evo_mastermind.scoring import Response
+
+
+class Fixed(Player):
+    """Always plays the first code."""
+
+    def start(self, rng: np.random.Generator) -> None:
+        pass
+
+    def ask(self) -> Code:
+        return np.zeros(self.space.pegs, dtype=np.uint8)
+
+    def tell(self, guess: Code, response: Response) -> None:
+        pass
+
+
+def test_a_name_clashing_with_a_built_in_player_is_refused(registry: None) -> None:
+    with pytest.raises(
+        PluginError, match=r"player name 'entropy' of .*Fixed clashes with a built-in"
+    ):
+        register_player("entropy")(Fixed)
+    assert PLAYERS["entropy"] is not Fixed
+
+
+def test_only_player_classes_register(registry: None) -> None:
+    with pytest.raises(PluginError, match=r"not a subclass of evo_mastermind\.players\.Player"):
+        register_player("thing")(dict)  # type: ignore[type-var]
+
+
+def test_a_preset_is_checked_when_its_player_registers(registry: None) -> None:
+    class Bad(Fixed):
+        presets: ClassVar[Mapping[str, Preset]] = {"broken": Preset({"mu": 3})}
+
+    with pytest.raises(PluginError, match="preset 'broken' is invalid: mu: unknown option"):
+        register_player("bad_presets")(Bad)
+
+
+def test_unknown_names_suggest_the_closest() -> None:
+    with pytest.raises(
+        UnknownPlayerError, match="unknown player 'entropi' \\(did you mean 'entropy'"
+    ):
+        validate_params("entropi", {})
+    with pytest.raises(UnknownPresetError, match="no preset 'papr' \\(did you mean 'paper'\\?\\)"):
+        preset_options("entropy", "papr")
+    with pytest.raises(UnknownPresetError, match="player 'fcol' has no presets"):
+        preset_options("fcol", "best")
+
+
+def test_presets_are_read_only_and_not_inherited() -> None:
+    assert preset_options("archive", "best_8x12")["mu"] == 2000
+    with pytest.raises(TypeError):
+        PLAYERS["entropy"].presets["paper"].options["mu"] = 3  # type: ignore[index]
+    assert "paper" in PLAYERS["worst_case"].presets
+    with pytest.raises(UnknownPresetError):
+        preset_options("knuth", "paper")  # knuth extends worst_case: not its settings
+
+
+def write_module(directory: Path, name: str, body: str) -> None:
+    (directory / f"{name}.py").write_text(textwrap.dedent(body))
+
+
+def test_plugin_modules_register_their_players_once(
+    registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_module(
+        tmp_path,
+        "lab_plugin",
+        """
+        from tests.players.test_registry import Fixed
+        from evo_mastermind.players import register_player
+
+        register_player("lab_fixed")(type("LabFixed", (Fixed,), {}))
+        """,
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import_plugins(["lab_plugin", "lab_plugin"])
+    assert make_player("lab_fixed", CodeSpace(3, 3)).name == "lab_fixed"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (None, "plugin 'absent_plugin' does not import: ModuleNotFoundError"),
+        ("raise RuntimeError('no licence')", "does not import: RuntimeError: no licence"),
+        (
+            "from tests.players.test_registry import Fixed\n"
+            "from evo_mastermind.players import register_player\n"
+            "@register_player('random')\n"
+            "class Mine(Fixed):\n"
+            "    pass\n",
+            "plugin 'absent_plugin': player name 'random' of absent_plugin.Mine clashes",
+        ),
+    ],
+    ids=["missing", "raises", "clashes"],
+)
+def test_a_broken_plugin_is_one_line_naming_it(
+    registry: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    body: str | None,
+    message: str,
+) -> None:
+    if body is not None:
+        write_module(tmp_path, "absent_plugin", body)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PluginError, match=message) as caught:
+        import_plugins(["absent_plugin"])
+    assert "\n" not in str(caught.value)
+
+
+def fake_distribution(directory: Path, entry_points: str) -> None:
+    """An installed distribution, as importlib.metadata finds one on sys.path."""
+    info = directory / "fakelab-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fakelab\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[evo_mastermind.players]\n{entry_points}\n")
+
+
+def test_entry_points_make_installed_players_known(
+    registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_module(
+        tmp_path,
+        "fakelab_players",
+        """
+        from tests.players.test_registry import Fixed
+
+        class Unregistered(Fixed):
+            '''Registered under its entry point's name.'''
+        """,
+    )
+    fake_distribution(tmp_path, "fake_fixed = fakelab_players:Unregistered")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert "fake_fixed" not in PLAYERS
+    player = make_player("fake_fixed", CodeSpace(3, 3))
+    assert type(player).__name__ == "Unregistered" and player.name == "fake_fixed"
+
+
+def test_an_entry_point_that_is_not_a_player_is_one_line(
+    registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_module(tmp_path, "fakelab_things", "class Thing:\n    pass\n")
+    fake_distribution(tmp_path, "thing = fakelab_things:Thing")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(
+        PluginError, match=r"entry point 'thing' = 'fakelab_things:Thing'.* is not a"
+    ):
+        validate_params("no_such_player", {})
+
+
+def test_params_of_a_plugin_player_are_validated(registry: None) -> None:
+    class WidthParams(PlayerParams):
+        width: int = 3
+
+    @register_player("with_width")
+    class WithWidth(Fixed):
+        """Has one option."""
+
+        Params = WidthParams
+
+    with pytest.raises(Exception, match="player 'with_width': widht: unknown option"):
+        validate_params("with_width", {"widht": 4})
+    assert isinstance(make_player("with_width", CodeSpace(3, 3), {"width": 5}), WithWidth)
