@@ -8,20 +8,34 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import os
 import signal
 import sys
+import warnings
 from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, NoReturn
 
 import yaml
 
 from evo_mastermind.analysis import PLOT_KINDS, plot_results, write_report
+from evo_mastermind.analysis.results import missing_games
 from evo_mastermind.codes import CodeSpace, InvalidGameError
-from evo_mastermind.game import Codemaker, GameResult, InconsistentResponsesError, play_game
+from evo_mastermind.game import (
+    AnswerCheck,
+    Codemaker,
+    GameResult,
+    InconsistentResponsesError,
+    play_game,
+)
 from evo_mastermind.players import PLAYERS, Player, make_player
 from evo_mastermind.players.tree import build_tree
-from evo_mastermind.runner import load_config, make_executor, run_experiment
+from evo_mastermind.runner import ResultsDir, load_config, make_executor, run_experiment
+from evo_mastermind.runner.config import NO_LIMITS, PlanLimits
+from evo_mastermind.runner.plan import check_plan, estimate_plan
+from evo_mastermind.runner.run import check_out
 from evo_mastermind.scoring import Response
 from evo_mastermind.seeding import game_rng, stream_rng
 
@@ -44,8 +58,20 @@ def _player_options(pairs: Sequence[str]) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise UsageError(f"option {pair!r} is not KEY=VALUE")
-        options[key.strip()] = yaml.safe_load(value) if value.strip() else None
+        try:
+            options[key.strip()] = yaml.safe_load(value) if value.strip() else None
+        except (yaml.YAMLError, RecursionError):
+            raise UsageError(
+                f"option {_shorten(pair)}: the value is not a plain YAML value "
+                "(a number, word, list or null)"
+            ) from None
     return options
+
+
+def _shorten(text: str, limit: int = 40) -> str:
+    """``text`` quoted, cut to ``limit`` characters (input is echoed, never whole)."""
+    text = text.strip()
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
 def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -102,7 +128,16 @@ def _build_parser() -> argparse.ArgumentParser:
         "--scheduler", help="Dask scheduler address (default: an in-process LocalCluster)"
     )
     run.add_argument("--resume", action="store_true", help="play only the games still missing")
-    run.add_argument("--force", action="store_true", help="replace results already in --out")
+    run.add_argument(
+        "--force",
+        action="store_true",
+        help="replace results already in --out (only files evo-mastermind wrote there)",
+    )
+    run.add_argument(
+        "--allow-large",
+        action="store_true",
+        help="run plans above the limits (1,000 entries, 10 million games, the machine's memory)",
+    )
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     run.set_defaults(handler=_run)
 
@@ -116,6 +151,11 @@ def _build_parser() -> argparse.ArgumentParser:
         default="clique",
         help="where group separators go: a new group at the first row that differs from any "
         "row of the current group (clique, default) or from the row above (chain)",
+    )
+    report.add_argument(
+        "--compare-with",
+        metavar="CSV",
+        help="a published table to compare with, instead of the config's compare_with",
     )
     report.set_defaults(handler=_report)
 
@@ -146,6 +186,8 @@ def _make(args: argparse.Namespace) -> tuple[CodeSpace, Player]:
 
 
 def _play(args: argparse.Namespace) -> int:
+    if args.guess_limit is not None and args.guess_limit < 1:
+        raise UsageError(f"--guess-limit must be at least 1, got {args.guess_limit}")
     space, player = _make(args)
     if args.interactive:
         return _play_interactive(space, player, args)
@@ -180,28 +222,45 @@ def _print_game(result: GameResult, as_json: bool) -> None:
     print(f"secret {result.secret}: {verdict} in {result.n_guesses} guesses")
 
 
+INTERACTIVE_GUESS_LIMIT = 100
+"""Guesses an interactive game allows on a space too large to check answers against."""
+
+
 def _play_interactive(space: CodeSpace, player: Player, args: argparse.Namespace) -> int:
     rng = game_rng(args.seed, args.player, 0, "interactive", space.colors)
+    checker = AnswerCheck(space)
+    limit = args.guess_limit
+    if limit is None and not checker.checkable:
+        limit = INTERACTIVE_GUESS_LIMIT
     player.start(rng)
-    for number in range(1, (args.guess_limit or 10**9) + 1):
+    number = 0
+    while limit is None or number < limit:
+        number += 1
         guess = player.ask()
         print(f"{number}. {space.format(guess)}  black white? ", end="", flush=True)
-        line = sys.stdin.readline()
+        line = sys.stdin.readline(4096)
         if not line:
             raise UsageError("no answer: standard input ended")
         response = _read_response(line, space)
         if response.black == space.pegs:
             print(f"solved in {number} guesses")
             return 0
+        checker.add(guess, response)  # a lie is caught here, whichever player plays
         player.tell(guess, response)
-    print(f"not solved within {args.guess_limit} guesses")
+    print(f"not solved within {limit} guesses")
+    if args.guess_limit is None:
+        raise UsageError(
+            f"not solved within {limit} guesses; on {space} the answers cannot be checked "
+            "against each other, so one of them may be wrong (--guess-limit sets the bound)"
+        )
     return 0
 
 
 def _read_response(line: str, space: CodeSpace) -> Response:
     parts = line.replace(",", " ").split()
-    if len(parts) != 2 or not all(part.isdigit() for part in parts):
-        raise UsageError(f"answer {line.strip()!r} is not two numbers 'black white'")
+    plain = all(part.isascii() and part.isdigit() and len(part) <= 3 for part in parts)
+    if len(parts) != 2 or not plain:
+        raise UsageError(f"answer {_shorten(line)} is not two numbers 'black white'")
     black, white = int(parts[0]), int(parts[1])
     if black + white > space.pegs or (black == space.pegs - 1 and white == 1):
         raise UsageError(
@@ -211,6 +270,8 @@ def _read_response(line: str, space: CodeSpace) -> Response:
 
 
 def _tree(args: argparse.Namespace) -> int:
+    if Path(args.out).is_dir():
+        raise UsageError(f"--out {args.out} is a directory; give the JSON file to write")
     _, player = _make(args)
     tree = build_tree(player, _player_options(args.option))
     tree.save(args.out)
@@ -222,16 +283,34 @@ def _tree(args: argparse.Namespace) -> int:
     return 0
 
 
+MAX_WORKERS_PER_CORE = 4
+
+
 def _run(args: argparse.Namespace) -> int:
     if args.resume and args.force:
         raise UsageError("--resume and --force contradict each other; choose one")
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    if args.scheduler is not None and args.executor != "dask":
+        raise UsageError(
+            f"--scheduler needs --executor dask (the {args.executor} executor has no scheduler)"
+        )
+    cores = os.cpu_count() or 1
+    if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS_PER_CORE * cores:
+        raise UsageError(
+            f"--workers must be between 1 and {MAX_WORKERS_PER_CORE * cores} "
+            f"({MAX_WORKERS_PER_CORE} per core on this machine), got {args.workers}"
+        )
     if args.runs is not None and args.runs < 1:
         raise UsageError(f"--runs must be at least 1, got {args.runs}")
     config_path = Path(args.config)
-    config = load_config(config_path, runs=args.runs)
+    limits = NO_LIMITS if args.allow_large else PlanLimits()
+    config = load_config(config_path, runs=args.runs, limits=limits)
+    workers = args.workers or (1 if args.executor == "serial" else cores)
+    announcement = check_plan(estimate_plan(config), limits, workers)
+    if announcement:
+        print(f"{PROG}: {announcement}", file=sys.stderr, flush=True)
     out = Path(args.out) if args.out else Path("results") / config.name
+    # Refuse an unusable --out before starting any worker.
+    check_out(ResultsDir(out))
     # A polite kill (SIGTERM) unwinds like Ctrl-C, so the workers are stopped, not orphaned.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     with make_executor(args.executor, args.workers, args.scheduler) as executor:
@@ -253,13 +332,26 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _warn_if_incomplete(results: Path) -> None:
+    missing = missing_games(results)
+    if missing:
+        print(
+            f"{PROG}: warning: {missing:,} planned games are missing from {results} (an "
+            "unfinished run: rerun it with --resume); the analysis covers the games present",
+            file=sys.stderr,
+        )
+
+
 def _report(args: argparse.Namespace) -> int:
-    print(write_report(Path(args.results), rule=args.rule))
+    compare = Path(args.compare_with) if args.compare_with else None
+    print(write_report(Path(args.results), rule=args.rule, compare_with=compare))
+    _warn_if_incomplete(Path(args.results))
     return 0
 
 
 def _plot(args: argparse.Namespace) -> int:
     print(plot_results(Path(args.results), args.kind, args.out, pool_secrets=args.pool_secrets))
+    _warn_if_incomplete(Path(args.results))
     return 0
 
 
@@ -289,10 +381,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     except KeyboardInterrupt:
+        _quiet_shutdown()
         print(
             f"{PROG}: interrupted; finished games are kept (rerun with --resume)", file=sys.stderr
         )
         return 130
+    except BrokenProcessPool:
+        print(
+            f"{PROG}: error: a worker process died (killed, or out of memory); finished games "
+            "are kept: rerun with --resume",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    except MemoryError:
+        print(f"{PROG}: error: out of memory; finished games are kept", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as error:
+        where = f"{error.filename}: " if error.filename else ""
+        print(
+            f"{PROG}: error: {where}{error.strerror or error}; nothing already written is lost "
+            "(a run resumes with --resume once the cause is fixed)",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+
+
+def _quiet_shutdown() -> None:
+    """After an interrupt, no warnings from workers being stopped reach the screen."""
+    logging.disable(logging.CRITICAL)
+    warnings.simplefilter("ignore")
 
 
 if __name__ == "__main__":
