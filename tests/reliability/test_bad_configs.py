@@ -18,7 +18,7 @@ def run_config(fails: Failure, tmp_path: Path, text: str | bytes, pattern: str) 
 BASE = "name: x\ngame: {pegs: 3, colors: 3}\n"
 ENTRY = "players:\n  - {label: %s, player: entropy%s}\n"
 
-CASES = {
+CASES: dict[str, tuple[str | bytes, str]] = {
     "duplicate game key": (
         "name: x\ngame: {pegs: 4, colors: 6}\ngame: {pegs: 5, colors: 8}\n" + ENTRY % ("E", ""),
         r"line 3.*'game' is given twice",

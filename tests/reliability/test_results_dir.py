@@ -1,6 +1,7 @@
 """The results directory is the tool's own: ownership, --force, foreign and damaged shards."""
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -74,7 +75,7 @@ def test_unstamped_foreign_shard_is_named_by_its_players(
     fails("report", played, pattern=r"part-08888.*players not in this experiment: Intruder")
 
 
-DAMAGE = {
+DAMAGE: dict[str, Callable[[bytes], bytes]] = {
     "truncated": lambda data: data[: len(data) // 2],
     "garbage": lambda data: bytes(range(256)) * 8,
     "empty": lambda data: b"",
