@@ -34,7 +34,12 @@ from evo_mastermind.players import PLAYERS, Player, make_player
 from evo_mastermind.players.tree import build_tree
 from evo_mastermind.runner import ResultsDir, load_config, make_executor, run_experiment
 from evo_mastermind.runner.config import NO_LIMITS, PlanLimits
-from evo_mastermind.runner.plan import check_plan, estimate_plan
+from evo_mastermind.runner.plan import (
+    EXHAUSTIVE_PLAYERS,
+    check_plan,
+    estimate_plan,
+    exhaustive_seconds,
+)
 from evo_mastermind.runner.run import check_out
 from evo_mastermind.scoring import Response
 from evo_mastermind.seeding import game_rng, stream_rng
@@ -189,6 +194,15 @@ def _play(args: argparse.Namespace) -> int:
     if args.guess_limit is not None and args.guess_limit < 1:
         raise UsageError(f"--guess-limit must be at least 1, got {args.guess_limit}")
     space, player = _make(args)
+    if args.player in EXHAUSTIVE_PLAYERS:
+        seconds = exhaustive_seconds(args.player, player.params.model_dump(), space.size)
+        if seconds > 10:
+            print(
+                f"{PROG}: estimate: about {seconds:,.0f} s a game of {args.player} on "
+                f"{space} (rough model)",
+                file=sys.stderr,
+                flush=True,
+            )
     if args.interactive:
         return _play_interactive(space, player, args)
     if args.secret is not None:

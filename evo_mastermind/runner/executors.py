@@ -7,6 +7,7 @@ time, in whatever order they finish; results never depend on which executor ran 
 from __future__ import annotations
 
 import contextlib
+import logging
 import multiprocessing
 import os
 import signal
@@ -198,6 +199,8 @@ class DaskExecutor(Executor):
 
     def close(self) -> None:
         """Disconnect, and stop the local cluster if this executor made one."""
+        # Stopping workers mid-task makes distributed log warnings that say nothing useful.
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()

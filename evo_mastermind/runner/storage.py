@@ -305,11 +305,20 @@ class ResultsDir:
         before shards were stamped) is foreign when it holds labels the record does not.
         """
         problems = []
+        seen: set[tuple[object, ...]] = set()
         for shard in self.shards():
             try:
-                _read_shard(shard, fingerprint, labels)
+                table = _read_shard(shard, fingerprint, labels)
             except _ShardError as error:
                 problems.append(error.problem)
+                continue
+            keys = set(zip(*table.select(KEY_COLUMNS).to_pydict().values(), strict=True))
+            if keys & seen:
+                # Written by two runs at once (before runs took a lock): replay, never count twice.
+                detail = f"{len(keys & seen)} of its games are stored in an earlier shard too"
+                problems.append(ShardProblem(shard, "damaged", detail))
+                continue
+            seen |= keys
         return problems
 
     def set_aside_damaged(self, problems: list[ShardProblem]) -> list[Path]:
@@ -346,6 +355,13 @@ class ResultsDir:
             except _ShardError as error:
                 raise ResultsError(error.problem.line(self)) from None
         frame = pa.concat_tables(tables).to_pandas(types_mapper=_nullable_ints)
+        repeated = frame.duplicated(KEY_COLUMNS)
+        if repeated.any():
+            raise ResultsError(
+                f"{self.games} stores {int(repeated.sum()):,} games twice (shards written by "
+                "two runs at once); rerun the config with --resume to set the repeating "
+                f"shards aside in {self.set_aside} and replay their games"
+            )
         return frame.sort_values(KEY_COLUMNS, kind="stable").reset_index(drop=True)
 
     def count_games(self) -> int:

@@ -7,12 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evo_mastermind.cli import main
+from evo_mastermind import cli as cli_module
+from evo_mastermind.cli import UsageError, main
 from evo_mastermind.codes import CodeSpace
 from evo_mastermind.game import Codemaker, InconsistentResponsesError, play_game
 from evo_mastermind.players import PLAYERS, make_player
 from evo_mastermind.scoring import Response
-from tests.reliability.conftest import Failure, write_yaml
+from tests.reliability.conftest import Cli, Failure, write_yaml
 
 LIARS = sorted(name for name in PLAYERS if name != "tree")
 """Every registered player that plays without a prepared file."""
@@ -139,3 +140,17 @@ def test_play_game_catches_a_lying_codemaker_for_any_player() -> None:
         player = make_player(name, space, {})
         with pytest.raises(InconsistentResponsesError, match="contradicts"):
             play_game(player, Liar(space, "ABCD"), np.random.default_rng(0), check_answers=True)
+
+
+def test_a_long_exhaustive_game_says_its_estimate_first(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def stop(*args: object) -> int:
+        raise UsageError("stopped before the first guess")
+
+    monkeypatch.setattr(cli_module, "_play_interactive", stop)
+    status, _, err = cli(
+        "play", "--interactive", "--pegs", "6", "--colors", "9", "--player", "knuth"
+    )
+    assert status == 2
+    assert err.splitlines()[0].startswith("evo-mastermind: estimate: about")

@@ -248,3 +248,16 @@ def test_interrupt_is_one_line_and_exit_130(
         pattern=r"interrupted; finished games are kept \(rerun with --resume\)",
         status=130,
     )
+
+
+def test_games_stored_twice_are_refused_then_set_aside(
+    cli: Cli, fails: Failure, played: Path, tmp_path: Path
+) -> None:
+    whole = games_of(played)
+    first = ResultsDir(played).shards()[0]
+    (played / "games" / "part-07777.parquet").write_bytes(first.read_bytes())
+    fails("report", played, pattern=r"stores 9 games twice .*--resume")
+    status, _, err = cli("run", tmp_path / "small.yaml", "--out", played, "--resume", *SERIAL)
+    assert status == 0 and "part-07777.parquet is damaged (9 of its games" in err
+    assert (played / "set-aside" / "part-07777.parquet").exists()
+    pd.testing.assert_frame_equal(games_of(played), whole)
