@@ -164,6 +164,9 @@ class DaskExecutor(Executor):
     """A Dask distributed cluster: the scheduler at ``address``, or a LocalCluster."""
 
     def __init__(self, workers: int | None = None, address: str | None = None) -> None:
+        # Workers stopped by Ctrl-C log cancelled tasks; only errors are worth showing. Set
+        # before distributed is imported here and in the worker processes (they inherit it).
+        os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
         from distributed import Client, LocalCluster, as_completed
 
         self._cluster = None
@@ -173,7 +176,7 @@ class DaskExecutor(Executor):
                 n_workers=workers or os.cpu_count() or 1,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",  # any free port: no clash, no warning about 8787
             )
             self._client = Client(self._cluster)
         else:
