@@ -1,6 +1,10 @@
 """The results directory is the tool's own: ownership, --force, foreign and damaged shards."""
 
 import json
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -9,6 +13,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from evo_mastermind import cli as cli_module
 from evo_mastermind.runner import TIMING_COLUMNS, ResultsDir
 from tests.reliability.conftest import Cli, Failure, snapshot, write_yaml
 
@@ -261,3 +266,73 @@ def test_games_stored_twice_are_refused_then_set_aside(
     assert status == 0 and "part-07777.parquet is damaged (9 of its games" in err
     assert (played / "set-aside" / "part-07777.parquet").exists()
     pd.testing.assert_frame_equal(games_of(played), whole)
+
+
+def test_a_dead_worker_is_one_line(
+    fails: Failure, played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from concurrent.futures.process import BrokenProcessPool
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise BrokenProcessPool("A process in the process pool was terminated abruptly")
+
+    monkeypatch.setattr(cli_module, "run_experiment", broken)
+    before = snapshot(played)
+    fails(
+        "run",
+        tmp_path / "small.yaml",
+        "--out",
+        played,
+        "--resume",
+        *SERIAL,
+        pattern=r"a worker process died .*rerun with --resume",
+    )
+    assert snapshot(played) == before
+
+
+def test_sigterm_stops_a_run_with_one_line(played: Path, tmp_path: Path) -> None:
+    config = write_yaml(
+        tmp_path / "long.yaml", game={"pegs": 4, "colors": 6}, runs=30, batch_games=20
+    )
+    out = tmp_path / "long"
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "evo_mastermind.cli",
+            "run",
+            str(config),
+            "--out",
+            str(out),
+            "--executor",
+            "serial",
+            "--no-progress",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while len(ResultsDir(out).shards()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    child.send_signal(signal.SIGTERM)
+    _, err = child.communicate()
+    assert child.returncode == 130
+    assert err == "evo-mastermind: interrupted; finished games are kept (rerun with --resume)\n"
+    assert len(ResultsDir(out).load_games()) >= 40
+
+
+def test_sample_with_replacement_is_explicit(tmp_path: Path) -> None:
+    from evo_mastermind.runner.config import load_config
+    from evo_mastermind.runner.plan import draw_secrets
+
+    path = write_yaml(
+        tmp_path / "c.yaml",
+        game={"pegs": 4, "colors": 6},
+        secrets={"sample": 5000, "replace": True},
+    )
+    config = load_config(path)
+    secrets = draw_secrets(config, config.game[0], config.secrets[0])
+    assert len(secrets) == 5000 and len(set(secrets)) < 1296
+    plain = load_config(write_yaml(tmp_path / "d.yaml", secrets={"sample": 20}))
+    assert "replace" not in json.dumps(plain.model_dump(mode="json"))  # old fingerprints hold
