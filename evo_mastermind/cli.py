@@ -308,10 +308,12 @@ def _run(args: argparse.Namespace) -> int:
             f"--scheduler needs --executor dask (the {args.executor} executor has no scheduler)"
         )
     cores = os.cpu_count() or 1
-    if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS_PER_CORE * cores:
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    if args.workers is not None and args.workers > MAX_WORKERS_PER_CORE * cores:
         raise UsageError(
-            f"--workers must be between 1 and {MAX_WORKERS_PER_CORE * cores} "
-            f"({MAX_WORKERS_PER_CORE} per core on this machine), got {args.workers}"
+            f"--workers {args.workers} is more than {MAX_WORKERS_PER_CORE} per core "
+            f"({MAX_WORKERS_PER_CORE * cores} on this machine): more would only slow the run"
         )
     if args.runs is not None and args.runs < 1:
         raise UsageError(f"--runs must be at least 1, got {args.runs}")

@@ -109,7 +109,7 @@ def test_bad_command_lines(fails: Failure, args: tuple[str, ...], pattern: str) 
 
 def test_run_options_checked(fails: Failure, tmp_path: Path) -> None:
     config = write_yaml(tmp_path / "c.yaml")
-    fails("run", config, "--workers", "10000", pattern=r"--workers must be between 1 and \d+")
+    fails("run", config, "--workers", "10000", pattern=r"--workers 10000 is more than 4 per core")
     fails(
         "run",
         config,
