@@ -247,6 +247,21 @@ def _play_interactive(space: CodeSpace, player: Player, args: argparse.Namespace
     if limit is None and not checker.checkable:
         limit = INTERACTIVE_GUESS_LIMIT
     player.start(rng)
+    try:
+        return _ask_and_check(space, player, checker, limit, args.guess_limit)
+    except (UsageError, InconsistentResponsesError):
+        if not sys.stdin.isatty():  # typed answers end the prompt line; piped ones do not
+            print(flush=True)
+        raise
+
+
+def _ask_and_check(
+    space: CodeSpace,
+    player: Player,
+    checker: AnswerCheck,
+    limit: int | None,
+    asked_limit: int | None,
+) -> int:
     number = 0
     while limit is None or number < limit:
         number += 1
@@ -261,12 +276,12 @@ def _play_interactive(space: CodeSpace, player: Player, args: argparse.Namespace
             return 0
         checker.add(guess, response)  # a lie is caught here, whichever player plays
         player.tell(guess, response)
-    print(f"not solved within {limit} guesses")
-    if args.guess_limit is None:
+    if asked_limit is None:
         raise UsageError(
             f"not solved within {limit} guesses; on {space} the answers cannot be checked "
             "against each other, so one of them may be wrong (--guess-limit sets the bound)"
         )
+    print(f"not solved within {limit} guesses")
     return 0
 
 

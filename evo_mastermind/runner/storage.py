@@ -236,8 +236,9 @@ class ResultsDir:
 
     def write_manifest(self, manifest: dict[str, Any], config_text: str) -> None:
         """Record what is being run, atomically (with the record's version)."""
-        self.claim()
         record = {"version": RECORD_VERSION, **manifest}
+        ExperimentRecord.model_validate(record)  # never write a record that cannot be read
+        self.claim()
         _atomic_write_text(self.manifest_path, json.dumps(record, indent=2) + "\n")
         _atomic_write_text(self.path / CONFIG_NAME, config_text)
 
