@@ -365,10 +365,17 @@ def _run(args: argparse.Namespace) -> int:
 
 def _warn_if_incomplete(results: Path) -> None:
     missing = missing_games(results)
-    if missing:
+    if missing and missing > 0:
         print(
             f"{PROG}: warning: {missing:,} planned games are missing from {results} (an "
             "unfinished run: rerun it with --resume); the analysis covers the games present",
+            file=sys.stderr,
+        )
+    elif missing:
+        print(
+            f"{PROG}: warning: {results} stores {-missing:,} more games than planned (shards "
+            "written by two runs at once?); rerun the config with --resume to set repeating "
+            "shards aside",
             file=sys.stderr,
         )
 

@@ -69,7 +69,10 @@ def load_games(results_dir: Path | str) -> pd.DataFrame:
 
 
 def missing_games(results_dir: Path | str) -> int | None:
-    """How many planned games the results directory lacks (``None`` if not recorded)."""
+    """Planned games the results directory lacks (negative: more stored than planned).
+
+    ``None`` if the record does not say how many were planned.
+    """
     results = ResultsDir(results_dir)
     try:
         planned = results.read_manifest().get("games")
@@ -77,7 +80,7 @@ def missing_games(results_dir: Path | str) -> int | None:
         return None
     if not isinstance(planned, int):
         return None
-    return max(0, planned - results.count_games())
+    return planned - results.count_games()
 
 
 def load_experiment(results_dir: Path | str) -> dict[str, Any]:

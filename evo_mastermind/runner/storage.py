@@ -356,13 +356,6 @@ class ResultsDir:
             except _ShardError as error:
                 raise ResultsError(error.problem.line(self)) from None
         frame = pa.concat_tables(tables).to_pandas(types_mapper=_nullable_ints)
-        repeated = frame.duplicated(KEY_COLUMNS)
-        if repeated.any():
-            raise ResultsError(
-                f"{self.games} stores {int(repeated.sum()):,} games twice (shards written by "
-                "two runs at once); rerun the config with --resume to set the repeating "
-                f"shards aside in {self.set_aside} and replay their games"
-            )
         return frame.sort_values(KEY_COLUMNS, kind="stable").reset_index(drop=True)
 
     def count_games(self) -> int:
