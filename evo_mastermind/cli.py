@@ -8,20 +8,29 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import os
 import re
 import signal
 import sys
+import warnings
 from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, NoReturn
 
-import numpy as np
-import numpy.typing as npt
 import yaml
 
 from evo_mastermind.analysis import PLOT_KINDS, plot_results, write_report
-from evo_mastermind.codes import LETTERS, Code, Codes, CodeSpace, InvalidGameError
-from evo_mastermind.game import Codemaker, GameResult, InconsistentResponsesError, play_game
+from evo_mastermind.analysis.results import missing_games
+from evo_mastermind.codes import LETTERS, Code, CodeSpace, InvalidGameError
+from evo_mastermind.game import (
+    AnswerCheck,
+    Codemaker,
+    GameResult,
+    InconsistentResponsesError,
+    play_game,
+)
 from evo_mastermind.players import (
     PLAYERS,
     Player,
@@ -32,8 +41,16 @@ from evo_mastermind.players import (
     presets_of,
 )
 from evo_mastermind.players.tree import build_tree
-from evo_mastermind.runner import load_config, make_executor, run_experiment
-from evo_mastermind.scoring import Response, score_codes
+from evo_mastermind.runner import ResultsDir, load_config, make_executor, run_experiment
+from evo_mastermind.runner.config import NO_LIMITS, PlanLimits
+from evo_mastermind.runner.plan import (
+    EXHAUSTIVE_PLAYERS,
+    check_plan,
+    estimate_plan,
+    exhaustive_seconds,
+)
+from evo_mastermind.runner.run import check_out
+from evo_mastermind.scoring import Response
 from evo_mastermind.seeding import game_rng, stream_rng
 
 PROG = "evo-mastermind"
@@ -55,7 +72,13 @@ def _player_options(pairs: Sequence[str]) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise UsageError(f"option {pair!r} is not KEY=VALUE")
-        options[key.strip()] = yaml.safe_load(value) if value.strip() else None
+        try:
+            options[key.strip()] = yaml.safe_load(value) if value.strip() else None
+        except (yaml.YAMLError, RecursionError):
+            raise UsageError(
+                f"option {_shorten(pair)}: the value is not a plain YAML value "
+                "(a number, word, list or null)"
+            ) from None
     return options
 
 
@@ -67,6 +90,12 @@ def _add_plugin_argument(parser: argparse.ArgumentParser) -> None:
         metavar="MODULE",
         help="import MODULE first: it registers players of your own (repeatable)",
     )
+
+
+def _shorten(text: str, limit: int = 40) -> str:
+    """``text`` quoted, cut to ``limit`` characters (input is echoed, never whole)."""
+    text = text.strip()
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
 def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -127,7 +156,16 @@ def _build_parser() -> argparse.ArgumentParser:
         "--scheduler", help="Dask scheduler address (default: an in-process LocalCluster)"
     )
     run.add_argument("--resume", action="store_true", help="play only the games still missing")
-    run.add_argument("--force", action="store_true", help="replace results already in --out")
+    run.add_argument(
+        "--force",
+        action="store_true",
+        help="replace results already in --out (only files evo-mastermind wrote there)",
+    )
+    run.add_argument(
+        "--allow-large",
+        action="store_true",
+        help="run plans above the limits (1,000 entries, 10 million games, the machine's memory)",
+    )
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_plugin_argument(run)
     run.set_defaults(handler=_run)
@@ -142,6 +180,11 @@ def _build_parser() -> argparse.ArgumentParser:
         default="clique",
         help="where group separators go: a new group at the first row that differs from any "
         "row of the current group (clique, default) or from the row above (chain)",
+    )
+    report.add_argument(
+        "--compare-with",
+        metavar="CSV",
+        help="a published table to compare with, instead of the config's compare_with",
     )
     report.set_defaults(handler=_report)
 
@@ -180,7 +223,18 @@ def _make(args: argparse.Namespace) -> tuple[CodeSpace, Player]:
 
 
 def _play(args: argparse.Namespace) -> int:
+    if args.guess_limit is not None and args.guess_limit < 1:
+        raise UsageError(f"--guess-limit must be at least 1, got {args.guess_limit}")
     space, player = _make(args)
+    if args.player in EXHAUSTIVE_PLAYERS:
+        seconds = exhaustive_seconds(args.player, player.params.model_dump(), space.size)
+        if seconds > 10:
+            print(
+                f"{PROG}: estimate: about {seconds:,.0f} s a game of {args.player} on "
+                f"{space} (rough model)",
+                file=sys.stderr,
+                flush=True,
+            )
     if args.interactive:
         return _play_interactive(space, player, args)
     if args.secret is not None:
@@ -228,6 +282,10 @@ class _StopGame(Exception):
     """The person ended the game (Ctrl-D or Ctrl-C)."""
 
 
+INTERACTIVE_GUESS_LIMIT = 100
+"""Guesses an interactive game allows on a space too large to check answers against."""
+
+
 def _play_interactive(space: CodeSpace, player: Player, args: argparse.Namespace) -> int:
     example = "".join(LETTERS[peg % space.colors] for peg in range(space.pegs))
     print(
@@ -237,43 +295,56 @@ def _play_interactive(space: CodeSpace, player: Player, args: argparse.Namespace
         flush=True,
     )
     rng = game_rng(args.seed, args.player, 0, "interactive", space.colors)
+    checker = AnswerCheck(space)
+    limit = args.guess_limit
+    if limit is None and not checker.checkable:
+        limit = INTERACTIVE_GUESS_LIMIT
     player.start(rng)
-    moves: list[tuple[Code, Response]] = []
-    limit = args.guess_limit or 10**9
+    moves = 0
+    last = ""
     try:
-        while len(moves) < limit:
-            number = len(moves) + 1
+        while limit is None or moves < limit:
             guess = player.ask()
-            response = _ask_answer(space, f"{number}. {space.format(guess)}", guess, moves)
+            response = _ask_answer(space, f"{moves + 1}. {space.format(guess)}", guess, checker)
+            moves += 1
             if response.black == space.pegs:
-                print(f"solved in {_guesses(number)}")
+                print(f"solved in {_guesses(moves)}")
                 return 0
-            moves.append((guess, response))
+            last = f"{response.black} {response.white} to {space.format(guess)}"
             player.tell(guess, response)
     except InconsistentResponsesError as error:
         # Games too large to check each answer here: the player found the contradiction.
         print(flush=True)
-        if not moves:
-            raise
-        last, answer = moves[-1]
         raise InconsistentResponsesError(
-            f"answer {len(moves)} ({answer.black} {answer.white} to {space.format(last)}) "
-            f"contradicts the answers before it: {error}"
+            f"answer {moves} ({last}) contradicts the answers before it: {error}"
         ) from None
     except _StopGame:
         print(flush=True)  # the prompt is left open: end its line
-        print(f"{PROG}: game stopped after {_guesses(len(moves))}", file=sys.stderr)
+        print(f"{PROG}: game stopped after {_guesses(moves)}", file=sys.stderr)
         return 1
-    print(f"not solved within {_guesses(limit)}")
+    if args.guess_limit is None:
+        raise UsageError(
+            f"not solved within {_guesses(moves)}; on {space} the answers cannot be checked "
+            "against each other, so one of them may be wrong (--guess-limit sets the bound)"
+        )
+    print(f"not solved within {_guesses(moves)}")
     return 0
 
 
-def _ask_answer(
-    space: CodeSpace, shown: str, guess: Code, moves: list[tuple[Code, Response]]
-) -> Response:
-    """Read answers to one guess until one is well formed, possible and consistent."""
+BAD_ANSWERS_IN_A_ROW = 10
+"""Refused answers to one guess before the game ends (a script repeating a lie never stops)."""
+
+
+def _ask_answer(space: CodeSpace, shown: str, guess: Code, checker: AnswerCheck) -> Response:
+    """Read answers to one guess until one is well formed, possible and consistent.
+
+    Raises:
+        _StopGame: the person stopped (Ctrl-D, Ctrl-C) with no refused answer pending.
+        UsageError: the input ended right after a refused answer, or too many were refused.
+    """
     prompt = f"{shown}  black white? "
-    while True:
+    problem = ""
+    for _ in range(BAD_ANSWERS_IN_A_ROW):
         print(prompt, end="", flush=True)
         try:
             line = sys.stdin.readline(ANSWER_LIMIT)
@@ -284,30 +355,37 @@ def _ask_answer(
                 raise _StopGame
         except (KeyboardInterrupt, EOFError):
             raise _StopGame from None
+        except _StopGame:
+            if problem:  # the answers ended on a refused one: that is the error to report
+                print(flush=True)
+                raise UsageError(f"{problem}; standard input ended") from None
+            raise
         except UnicodeDecodeError:
             line = "\ufffd"  # bytes that are not text: answered like any garbage
         answer = _parse_answer(line, space)
-        if isinstance(answer, Response):
-            problem = _contradiction(space, guess, answer, moves)
-            if problem is None:
-                return answer
-        else:
+        if isinstance(answer, str):
             problem = answer
+        elif answer.black == space.pegs:
+            return answer
+        else:
+            try:
+                checker.add(guess, answer)  # a lie is caught here, whichever player plays
+                return answer
+            except InconsistentResponsesError as error:
+                problem = str(error)
         print(f"  {problem}; answer again", flush=True)
-
-
-def _echo(line: str) -> str:
-    text = line.strip()
-    return repr(text if len(text) <= 20 else text[:20] + "…")
+    raise UsageError(f"{BAD_ANSWERS_IN_A_ROW} answers in a row refused; the last: {problem}")
 
 
 def _parse_answer(line: str, space: CodeSpace) -> Response | str:
     """The (black, white) of an answer line, or why it is not a possible answer."""
     if len(line) >= ANSWER_LIMIT and not line.endswith("\n"):
-        return f"answer {_echo(line)} is too long: two small numbers 'black white' are expected"
+        return (
+            f"answer {_shorten(line, 20)} is too long: two small numbers 'black white' are expected"
+        )
     match = _ANSWER.fullmatch(line.rstrip("\r\n"))
     if match is None:
-        return f"answer {_echo(line)} is not two numbers 'black white' such as '1 2'"
+        return f"answer {_shorten(line, 20)} is not two numbers 'black white' such as '1 2'"
     black, white = (int(part) for part in match.groups())
     if black + white > space.pegs or (black == space.pegs - 1 and white == 1):
         return (
@@ -318,34 +396,9 @@ def _parse_answer(line: str, space: CodeSpace) -> Response | str:
     return Response(black, white)
 
 
-def _contradiction(
-    space: CodeSpace, guess: Code, response: Response, moves: list[tuple[Code, Response]]
-) -> str | None:
-    """Say which earlier answers this one contradicts, when the space can be checked."""
-    if not space.enumerable:
-        return None  # too many codes to check here: the player reports a contradiction
-    codes = space.all_codes
-    fits = _fitting(codes, guess, response, space)
-    if fits.any():
-        for earlier, answer in moves:
-            fits &= _fitting(codes, earlier, answer, space)
-        if fits.any():
-            return None
-    number = len(moves) + 1
-    what = f"answer {response.black} {response.white} to guess {number} ({space.format(guess)})"
-    if not moves:
-        return f"{what} fits no code"
-    return f"{what} contradicts your answers to guesses 1-{number - 1}: no code fits them all"
-
-
-def _fitting(
-    codes: Codes, guess: Code, response: Response, space: CodeSpace
-) -> npt.NDArray[np.bool_]:
-    packed = score_codes(guess, codes, space.colors)
-    return packed == response.pack(space.pegs)
-
-
 def _tree(args: argparse.Namespace) -> int:
+    if Path(args.out).is_dir():
+        raise UsageError(f"--out {args.out} is a directory; give the JSON file to write")
     _, player = _make(args)
     tree = build_tree(player, _options(args))
     tree.save(args.out)
@@ -357,16 +410,36 @@ def _tree(args: argparse.Namespace) -> int:
     return 0
 
 
+MAX_WORKERS_PER_CORE = 4
+
+
 def _run(args: argparse.Namespace) -> int:
     if args.resume and args.force:
         raise UsageError("--resume and --force contradict each other; choose one")
+    if args.scheduler is not None and args.executor != "dask":
+        raise UsageError(
+            f"--scheduler needs --executor dask (the {args.executor} executor has no scheduler)"
+        )
+    cores = os.cpu_count() or 1
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    if args.workers is not None and args.workers > MAX_WORKERS_PER_CORE * cores:
+        raise UsageError(
+            f"--workers {args.workers} is more than {MAX_WORKERS_PER_CORE} per core "
+            f"({MAX_WORKERS_PER_CORE * cores} on this machine): more would only slow the run"
+        )
     if args.runs is not None and args.runs < 1:
         raise UsageError(f"--runs must be at least 1, got {args.runs}")
     config_path = Path(args.config)
-    config = load_config(config_path, runs=args.runs, plugins=args.plugin)
+    limits = NO_LIMITS if args.allow_large else PlanLimits()
+    config = load_config(config_path, runs=args.runs, plugins=args.plugin, limits=limits)
+    workers = args.workers or (1 if args.executor == "serial" else cores)
+    announcement = check_plan(estimate_plan(config), limits, workers)
+    if announcement:
+        print(f"{PROG}: {announcement}", file=sys.stderr, flush=True)
     out = Path(args.out) if args.out else Path("results") / config.name
+    # Refuse an unusable --out before starting any worker.
+    check_out(ResultsDir(out))
     # A polite kill (SIGTERM) unwinds like Ctrl-C, so the workers are stopped, not orphaned.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     with make_executor(args.executor, args.workers, args.scheduler) as executor:
@@ -388,13 +461,33 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _warn_if_incomplete(results: Path) -> None:
+    missing = missing_games(results)
+    if missing and missing > 0:
+        print(
+            f"{PROG}: warning: {missing:,} planned games are missing from {results} (an "
+            "unfinished run: rerun it with --resume); the analysis covers the games present",
+            file=sys.stderr,
+        )
+    elif missing:
+        print(
+            f"{PROG}: warning: {results} stores {-missing:,} more games than planned (shards "
+            "written by two runs at once?); rerun the config with --resume to set repeating "
+            "shards aside",
+            file=sys.stderr,
+        )
+
+
 def _report(args: argparse.Namespace) -> int:
-    print(write_report(Path(args.results), rule=args.rule))
+    compare = Path(args.compare_with) if args.compare_with else None
+    print(write_report(Path(args.results), rule=args.rule, compare_with=compare))
+    _warn_if_incomplete(Path(args.results))
     return 0
 
 
 def _plot(args: argparse.Namespace) -> int:
     print(plot_results(Path(args.results), args.kind, args.out, pool_secrets=args.pool_secrets))
+    _warn_if_incomplete(Path(args.results))
     return 0
 
 
@@ -432,9 +525,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     except KeyboardInterrupt:
+        _quiet_shutdown()
         kept = "; finished games are kept (rerun with --resume)" if command == "run" else ""
-        print(f"\n{PROG}: interrupted{kept}", file=sys.stderr)
+        print(f"{PROG}: interrupted{kept}", file=sys.stderr)
         return 130
+    except BrokenProcessPool:
+        print(
+            f"{PROG}: error: a worker process died (killed, or out of memory); finished games "
+            "are kept: rerun with --resume",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    except MemoryError:
+        print(f"{PROG}: error: out of memory; finished games are kept", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as error:
+        where = f"{error.filename}: " if error.filename else ""
+        print(
+            f"{PROG}: error: {where}{error.strerror or error}; nothing already written is lost "
+            "(a run resumes with --resume once the cause is fixed)",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+
+
+def _quiet_shutdown() -> None:
+    """After an interrupt, no warnings from workers being stopped reach the screen."""
+    logging.disable(logging.CRITICAL)
+    warnings.simplefilter("ignore")
 
 
 if __name__ == "__main__":

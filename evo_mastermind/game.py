@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import Literal, NamedTuple, Protocol
 
 import numpy as np
 
-from evo_mastermind.codes import Code, CodeSpace
-from evo_mastermind.scoring import Response
-
-if TYPE_CHECKING:
-    from evo_mastermind.players.base import Player
+from evo_mastermind.codes import Code, Codes, CodeSpace
+from evo_mastermind.scoring import Response, score_codes
 
 Outcome = Literal["solved", "guess_limit", "time_limit", "invalid_guess"]
 
@@ -73,6 +70,64 @@ class Codemaker:
         return Response(black, common - black)
 
 
+class AnswerCheck:
+    """Keeps the codes that agree with every answer so far, to catch a lying codemaker.
+
+    Any player, however it searches, is then stopped at the first answer that no code
+    agrees with (together with the answers before it). Spaces too large to list are not
+    checked: there the game's guess limit bounds a game against a liar.
+    """
+
+    CHUNK = 1 << 20
+
+    def __init__(self, space: CodeSpace) -> None:
+        self.space = space
+        self.answers = 0
+        self._candidates: Codes | None = None
+        self.checkable = space.enumerable
+
+    def add(self, guess: Code, response: Response) -> None:
+        """Record one answer.
+
+        Raises:
+            InconsistentResponsesError: no code agrees with this answer and the earlier ones
+                (the answer is then not recorded).
+        """
+        if not self.checkable:
+            self.answers += 1
+            return
+        candidates = self.space.all_codes if self._candidates is None else self._candidates
+        packed = response.pack(self.space.pegs)
+        kept = [
+            part[score_codes(guess, part, self.space.colors) == packed]
+            for part in (
+                candidates[start : start + self.CHUNK]
+                for start in range(0, len(candidates), self.CHUNK)
+            )
+        ]
+        remaining = np.concatenate(kept) if kept else candidates[:0]
+        number = self.answers + 1
+        if not len(remaining):  # not recorded: an interactive codemaker may answer again
+            earlier = f"answers 1 to {number - 1}" if number > 2 else "answer 1"
+            detail = (
+                f"answer {number} ({self.space.format(guess)}: {response.black} black, "
+                f"{response.white} white) contradicts {earlier}: no code of {self.space} "
+                "agrees with all of them"
+                if number > 1
+                else f"answer 1 ({response.black} black, {response.white} white) fits no code"
+            )
+            raise InconsistentResponsesError.because(detail)
+        self.answers = number
+        self._candidates = remaining
+
+    @property
+    def remaining(self) -> int | None:
+        """How many codes still agree with every answer (``None`` if not checked)."""
+        if not self.checkable:
+            return None
+        return self.space.size if self._candidates is None else len(self._candidates)
+
+
 class Move(NamedTuple):
     """One guess and the response it drew."""
 
@@ -124,12 +179,32 @@ class GameResult:
         return len(self.moves)
 
 
+class Codebreaker(Protocol):
+    """What the play loop needs of a player (:class:`evo_mastermind.players.Player` is one).
+
+    A protocol, so this module does not import the players (which import it).
+    """
+
+    def start(self, rng: np.random.Generator) -> None:
+        """Begin a new game."""
+
+    def ask(self) -> Code:
+        """The next guess."""
+
+    def tell(self, guess: Code, response: Response) -> None:
+        """Learn the response to the last guess."""
+
+    def stats(self) -> PlayerStats:
+        """What the player counted in this game."""
+
+
 def play_game(
-    player: Player,
+    player: Codebreaker,
     codemaker: Codemaker,
     rng: np.random.Generator,
     guess_limit: int | None = None,
     time_limit: float | None = None,
+    check_answers: bool = False,
 ) -> GameResult:
     """Play one game to its end.
 
@@ -141,6 +216,8 @@ def play_game(
         time_limit: stop, unsolved, once the game's CPU time (the player's calls and the
             codemaker's answers, measured per thread so a busy machine does not count
             against it) exceeds this many seconds after a guess.
+        check_answers: check every answer against the earlier ones (:class:`AnswerCheck`),
+            for a codemaker that may lie.
 
     Raises:
         InconsistentResponsesError: the responses contradict each other (a lying codemaker).
@@ -150,6 +227,7 @@ def play_game(
     outcome: Outcome
     wall_start = time.perf_counter()
     cpu_start = time.thread_time()
+    checker = AnswerCheck(space) if check_answers else None
     player.start(rng)
     while True:
         if guess_limit is not None and len(moves) >= guess_limit:
@@ -175,6 +253,8 @@ def play_game(
         if response.black == space.pegs:
             outcome = "solved"
             break
+        if checker is not None:
+            checker.add(guess, response)
         player.tell(guess, response)
     player_seconds = time.thread_time() - cpu_start
     return GameResult(

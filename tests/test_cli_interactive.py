@@ -76,9 +76,7 @@ def test_a_lie_names_the_answer_and_asks_again(
         monkeypatch, capsys, stdin, "--player", "entropy", "-o", "ties=lexicographic"
     )
     assert status == 0 and "solved in 3 guesses" in out
-    assert re.search(
-        r"answer 2 0 to guess 3 \([A-F]{4}\) contradicts your answers to guesses 1-2", out
-    )
+    assert re.search(r"answer 3 \([A-F]{4}: 2 black, 0 white\) contradicts answers 1 to 2", out)
 
 
 def test_a_lie_in_a_game_too_large_to_check_ends_with_one_line(
@@ -115,6 +113,7 @@ def test_huge_or_garbage_answers_get_a_short_message(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], line: str
 ) -> None:
     status, out, err = play(monkeypatch, capsys, io.StringIO(line))
-    assert status == 1 and "Traceback" not in out + err
+    # The input ends right after the refused answer: that answer is the error.
+    assert status == 2 and "Traceback" not in out + err and err.count("\n") == 1
     complaint = next(text for text in out.splitlines() if "answer again" in text)
     assert len(complaint) < 160

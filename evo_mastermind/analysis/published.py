@@ -50,7 +50,11 @@ def load_published(path: Path | str) -> pd.DataFrame:
     path = Path(path)
     if not path.is_file():
         raise AnalysisError(f"no published table at {path}")
-    table = pd.read_csv(path, dtype={"label": str, "section": str}, keep_default_na=False)
+    try:
+        table = pd.read_csv(path, dtype={"label": str, "section": str}, keep_default_na=False)
+    except (UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
+        problem = " ".join(str(error).split())[:120]
+        raise AnalysisError(f"{path} is not a CSV table of published figures ({problem})") from None
     require_columns(table, PUBLISHED_COLUMNS, what=f"published ({path.name})")
     for column in ("min", "mean", "median", "max", "sd", "max_guesses"):
         table[column] = pd.to_numeric(table[column].replace("", np.nan), errors="raise")

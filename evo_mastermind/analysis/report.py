@@ -24,6 +24,7 @@ from evo_mastermind.analysis.published import (
     unreproduced,
 )
 from evo_mastermind.analysis.results import (
+    AnalysisError,
     blocks,
     load_experiment,
     load_games,
@@ -276,7 +277,9 @@ def _in_block(table: pd.DataFrame, pegs: int, colors: int, secrets: str) -> pd.D
     return table[chosen]
 
 
-def write_report(results_dir: Path | str, rule: GroupRule = "clique") -> str:
+def write_report(
+    results_dir: Path | str, rule: GroupRule = "clique", compare_with: Path | None = None
+) -> str:
     """Analyse a results directory: write its summary, tests and report; return the Markdown.
 
     ``compare_with`` in ``experiment.json`` is a path relative to the project root, the
@@ -296,7 +299,15 @@ def write_report(results_dir: Path | str, rule: GroupRule = "clique") -> str:
         return markdown
     published = None
     source = experiment.get("compare_with")
-    if source:
+    if compare_with is not None:  # given on the command line: any file the user names
+        source = str(compare_with)
+        published = load_published(compare_with)
+    elif source:
+        if Path(source).is_absolute() or ".." in Path(source).parts:
+            raise AnalysisError(
+                f"compare_with {str(source)[:60]!r} in the experiment record must be a path "
+                "inside the project; give another table with --compare-with"
+            )
         source = current_name(source)
         path = find_project_root(results_dir) / source
         if not path.is_file():  # results kept outside the project: try where we stand

@@ -8,7 +8,6 @@ DataFrame; this module is the one place that reads it from disk.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, cast
@@ -47,35 +46,60 @@ def require_columns(
 def load_games(results_dir: Path | str) -> pd.DataFrame:
     """Read every shard of ``results_dir/games`` into one games table.
 
+    Shards are checked against the experiment record: a shard of another experiment, or a
+    damaged one, is named in the error.
+
     Raises:
-        AnalysisError: no ``games`` directory, or its shards lack a contract column.
+        AnalysisError: no ``games`` directory, a damaged or foreign shard, or shards lacking
+            a contract column.
     """
     results = ResultsDir(results_dir)
     if not results.shards():
         raise AnalysisError(f"no games found: {results.games} has no Parquet shards")
+    identity, labels = None, None
+    if results.manifest_path.is_file():
+        record = load_experiment(results_dir)
+        identity = record.get("identity")
+        if isinstance(record.get("players"), list):
+            labels = {str(p.get("label")) for p in record["players"] if isinstance(p, dict)}
     try:
-        return results.load_games()
+        return results.load_games(identity, labels)
     except InvalidGameError as error:
         raise AnalysisError(str(error)) from None
+
+
+def missing_games(results_dir: Path | str) -> int | None:
+    """Planned games the results directory lacks (negative: more stored than planned).
+
+    ``None`` if the record does not say how many were planned.
+    """
+    results = ResultsDir(results_dir)
+    try:
+        planned = results.read_manifest().get("games")
+    except InvalidGameError:
+        return None
+    if not isinstance(planned, int):
+        return None
+    return planned - results.count_games()
 
 
 def load_experiment(results_dir: Path | str) -> dict[str, Any]:
     """Read ``results_dir/experiment.json``.
 
     Raises:
-        AnalysisError: the file is missing, is not a JSON object, or has no ``name``.
+        AnalysisError: the file is missing, is not valid JSON, or is not an experiment
+            record (a JSON object with a ``name``).
     """
     results = ResultsDir(results_dir)
     path = results.manifest_path
     if not path.is_file():
         raise AnalysisError(f"no experiment record: {path} does not exist")
     try:
-        record = results.read_manifest()
-    except json.JSONDecodeError as error:
-        raise AnalysisError(f"{path} is not valid JSON: {error}") from None
-    if not isinstance(record, dict) or "name" not in record:
-        raise AnalysisError(f"{path} must be a JSON object with a 'name'")
-    return record
+        return results.read_manifest()
+    except InvalidGameError as error:
+        if "not an experiment record" in str(error):
+            raise AnalysisError(f"{path} must be a JSON object with a 'name'") from None
+        raise AnalysisError(str(error)) from None
 
 
 def blocks(games: pd.DataFrame) -> list[tuple[tuple[int, int, str], pd.DataFrame]]:

@@ -10,10 +10,15 @@ options written beside it override the preset's) and may sweep options: a list v
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import itertools
 import json
+import math
+import string
+import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -79,6 +84,11 @@ class PlayerEntry(BaseModel):
     """A named set of the player's options (``evo-mastermind players`` lists them); options
     written beside it override the preset's."""
 
+    @field_validator("label")
+    @classmethod
+    def _printable_label(cls, label: str) -> str:
+        return check_label(label)
+
     def options(self) -> dict[str, Any]:
         """The preset's options overridden by those written (sweeps unexpanded)."""
         chosen = preset_options(self.player, self.preset) if self.preset is not None else {}
@@ -92,6 +102,13 @@ class PlayerEntry(BaseModel):
         """One entry per combination of swept values, each validated against the player."""
         options = self.options()
         swept = [key for key, value in options.items() if isinstance(value, list)]
+        fields = template_fields(self.label)
+        strangers = [field for field in fields if field not in swept]
+        if strangers:
+            raise InvalidGameError(
+                f"label {self.label!r}: {{{strangers[0]}}} is not a swept option "
+                f"(swept: {', '.join(swept) or 'none'})"
+            )
         entries = []
         for values in itertools.product(*(options[key] for key in swept)):
             params = {**options, **dict(zip(swept, values, strict=True))}
@@ -102,11 +119,69 @@ class PlayerEntry(BaseModel):
                     label = label.format(**chosen)
                 else:
                     label = label + " " + " ".join(f"{k}={v}" for k, v in chosen.items())
+                check_label(label)
             validated = validate_params(self.player, params)
             entries.append(
                 ExpandedEntry(label, self.player, validated.model_dump(exclude_defaults=True))
             )
         return entries
+
+
+LABEL_MAX_LENGTH = 200
+
+
+def check_label(label: str) -> str:
+    """A label is printable single-line text (it becomes a table row and a file's content).
+
+    Raises:
+        ValueError: a control, format (e.g. right-to-left override) or line-break character,
+            or more than :data:`LABEL_MAX_LENGTH` characters.
+    """
+    if len(label) > LABEL_MAX_LENGTH:
+        raise ValueError(f"a label has at most {LABEL_MAX_LENGTH} characters, got {len(label)}")
+    bad = next((ch for ch in label if not ch.isprintable()), None)
+    if bad is not None:
+        raise ValueError(
+            f"labels are printable single-line text; {label[:40]!r} holds U+{ord(bad):04X}"
+        )
+    return label
+
+
+def template_fields(label: str) -> list[str]:
+    """The ``{field}`` names of a label template: plain names only.
+
+    No index, attribute, conversion or format spec: a template only names swept options.
+
+    Raises:
+        InvalidGameError: a malformed template or a field that is not a plain name.
+    """
+    try:
+        parsed = list(string.Formatter().parse(label))
+    except ValueError as error:
+        raise InvalidGameError(f"label {label[:40]!r}: not a valid template ({error})") from None
+    fields = []
+    for _, field, spec, conversion in parsed:
+        if field is None:
+            continue
+        if not field.isidentifier() or spec or conversion:
+            raise InvalidGameError(
+                f"label {label[:40]!r}: template fields are plain option names like {{mu}}, "
+                f"not {{{field}{'!' + conversion if conversion else ''}"
+                f"{':' + spec[:20] if spec else ''}}}"
+            )
+        fields.append(field)
+    return fields
+
+
+def count_entries(players: object) -> int:
+    """How many entries ``players:`` expands into, counted without expanding it."""
+    if not isinstance(players, list):
+        return 0
+    total = 0
+    for entry in players:
+        if isinstance(entry, dict):
+            total += math.prod(len(v) for v in entry.values() if isinstance(v, list))
+    return total
 
 
 def _label_value(value: Any) -> str:
@@ -260,9 +335,67 @@ class ExperimentConfig(Strict):
         relevant["players"] = [entry.resolved() for entry in self.players]
         return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:16]
 
+    def identity(self) -> str:
+        """The fingerprint without runs and players: what every game of the experiment shares.
+
+        Shards are stamped with it, so a resumed run may add runs or players.
+        """
+        relevant = self.model_dump(
+            mode="json",
+            exclude={
+                "name",
+                "description",
+                "compare_with",
+                "statistics",
+                "report",
+                "batch_games",
+                "runs",
+                "plugins",
+                "players",
+            },
+        )
+        return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class PlanLimits:
+    """What a config may ask for before it is refused as absurd (``--allow-large`` lifts it).
+
+    Attributes:
+        max_entries: player entries after sweeps are expanded.
+        max_games: games in the whole plan.
+        max_memory: bytes the plan may need (default: the machine's memory).
+    """
+
+    max_entries: int = 1_000
+    max_games: int = 10_000_000
+    max_memory: int | None = None
+
+
+NO_LIMITS = PlanLimits(sys.maxsize, sys.maxsize, sys.maxsize)
+"""Limits that never refuse (``--allow-large``)."""
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """``safe_load`` that refuses a key given twice in one mapping (YAML lets the last win)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, str | int | float | bool) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key {key!r} is given twice", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
 
 def load_config(
-    path: str | Path, runs: int | None = None, plugins: Sequence[str] = ()
+    path: str | Path,
+    runs: int | None = None,
+    plugins: Sequence[str] = (),
+    limits: PlanLimits | None = None,
 ) -> ExperimentConfig:
     """Read and validate a config file.
 
@@ -270,20 +403,29 @@ def load_config(
         path: the YAML file.
         runs: overrides the file's number of runs.
         plugins: plugin modules added to the file's ``plugins:`` (``--plugin``).
+        limits: what the plan may ask for (default :class:`PlanLimits`).
 
     Raises:
         ConfigError: one line naming the file, the key and the problem.
     """
     path = Path(path)
+    limits = limits or PlanLimits()
     try:
-        data = yaml.safe_load(path.read_text())
+        text = path.read_bytes().decode("utf-8")
+        data = yaml.load(text, Loader=_UniqueKeyLoader)
     except OSError as error:
         raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(
+            f"{path}: not a text file (byte {error.start} is not UTF-8); a config is YAML text"
+        ) from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(error, "problem", None) or "malformed YAML"
         raise ConfigError(f"{path}: not valid YAML{where}: {problem}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid YAML: nested too deeply") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of keys (name, game, players, ...)")
     if runs is not None:
@@ -292,20 +434,40 @@ def load_config(
         written = data.get("plugins") or []
         if isinstance(written, list):
             data["plugins"] = list(dict.fromkeys([*written, *plugins]))
+    entries = count_entries(data.get("players"))
+    if entries > limits.max_entries:
+        raise ConfigError(
+            f"{path}: players: the sweeps expand into {entries:,} entries, more than the limit "
+            f"of {limits.max_entries:,}; sweep fewer values, or pass --allow-large"
+        )
     try:
         config = ExperimentConfig.model_validate(data)
     except ValidationError as error:
         raise ConfigError(f"{path}: {_explain(error, data)}") from None
     except InvalidGameError as error:
         raise ConfigError(f"{path}: {error}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply to be a config") from None
     _check_players_fit(config, path)
     if config.compare_with is not None:
         config = config.model_copy(update={"compare_with": current_name(config.compare_with)})
-    if config.compare_with is not None and not config.published_table(path).is_file():
-        raise ConfigError(
-            f"{path}: compare_with: no published table at {config.published_table(path)}"
-        )
+        _check_compare_with(config, path)
     return config
+
+
+def _check_compare_with(config: ExperimentConfig, path: Path) -> None:
+    """``compare_with`` is a CSV file inside the project (give others on the command line)."""
+    assert config.compare_with is not None
+    relative = Path(config.compare_with)
+    if relative.is_absolute() or ".." in relative.parts or relative.suffix.lower() != ".csv":
+        raise ConfigError(
+            f"{path}: compare_with: {config.compare_with!r} must be a .csv path inside the "
+            "project (no absolute path, no '..'); compare with another file by "
+            "'evo-mastermind report DIR --compare-with FILE'"
+        )
+    table = config.published_table(path)
+    if not table.is_file():
+        raise ConfigError(f"{path}: compare_with: no published table at {table}")
 
 
 def _check_players_fit(config: ExperimentConfig, path: Path) -> None:
@@ -325,13 +487,36 @@ def _explain(error: ValidationError, data: dict[str, Any]) -> str:
         where = ".".join(_readable_location(issue["loc"], data))
         message = issue["msg"]
         if issue["type"] == "extra_forbidden":
-            message = "unknown key"
+            message = "unknown key" + _did_you_mean(str(issue["loc"][-1]), _KNOWN_KEYS)
         elif issue["type"] == "missing":
             message = "required key is missing"
+            siblings = _value_at(data, issue["loc"][:-1])
+            if isinstance(siblings, dict):
+                message += _did_you_mean(str(issue["loc"][-1]), map(str, siblings), missing=True)
         elif message.startswith("Value error, "):
             message = message[len("Value error, ") :]
         problems.append(f"{where}: {message}" if where else message)
     return "; ".join(problems)
+
+
+def _did_you_mean(key: str, candidates: Any, missing: bool = False) -> str:
+    """A hint naming a close match; for a missing key, the typo that was given instead."""
+    close = difflib.get_close_matches(key, list(candidates), n=1, cutoff=0.7)
+    if not close or close[0] == key:
+        return ""
+    if missing:
+        return f"; {close[0]!r} is given: did you mean {key!r}?"
+    return f" (did you mean {close[0]!r}?)"
+
+
+def _value_at(data: Any, loc: tuple[int | str, ...]) -> Any:
+    for part in loc:
+        in_dict = isinstance(data, dict) and part in data
+        if in_dict or (isinstance(data, list) and isinstance(part, int) and part < len(data)):
+            data = data[part]
+        else:
+            return None
+    return data
 
 
 def _readable_location(loc: tuple[int | str, ...], data: dict[str, Any]) -> list[str]:
@@ -346,3 +531,16 @@ def _readable_location(loc: tuple[int | str, ...], data: dict[str, Any]) -> list
 
 
 _SECRETS_TAGS = {"full", "sample", "list", "scsa"}
+_KNOWN_KEYS = {
+    *ExperimentConfig.model_fields,
+    *Statistics.model_fields,
+    "label",
+    "player",
+    "pegs",
+    "colors",
+    "sample",
+    "replace",
+    "list",
+    "scsa",
+    "n",
+}

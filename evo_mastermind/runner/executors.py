@@ -6,13 +6,20 @@ time, in whatever order they finish; results never depend on which executor ran 
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import multiprocessing
 import os
+import signal
+import threading
+import time
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Literal
+
+from evo_mastermind.codes import InvalidGameError
 
 ExecutorName = Literal["serial", "process", "dask"]
 
@@ -23,6 +30,44 @@ def _one_blas_thread_per_worker() -> None:
     # Workers already fill every core; BLAS threads inside them would only fight for it.
     for variable in _ONE_THREAD:
         os.environ.setdefault(variable, "1")
+
+
+def die_with_main(main_pid: int) -> None:
+    """Worker start-up: a daemon thread ends this worker once the main process is gone.
+
+    Pool workers are children of the forkserver, which outlives a main process killed with
+    ``kill -9`` (and workers blocked on their task queue never see it close). The thread
+    polls the main process; when it has died, it stops the forkserver and this worker, so
+    no process is left computing or holding memory.
+    """
+
+    def watch() -> None:
+        while _alive(main_pid):
+            time.sleep(0.5)
+        parent = os.getppid()
+        if parent not in (1, main_pid):
+            with contextlib.suppress(OSError):
+                os.kill(parent, signal.SIGKILL)  # the orphaned forkserver
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="die-with-main").start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+DASK_CONNECT_SECONDS = 10
+
+
+class SchedulerError(InvalidGameError):
+    """A Dask scheduler that cannot be reached, or an address that is not one."""
 
 
 class Executor(ABC):
@@ -81,7 +126,12 @@ class ProcessExecutor(Executor):
         _one_blas_thread_per_worker()
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["evo_mastermind.runner.worker"])
-        self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        self._pool = ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=context,
+            initializer=die_with_main,
+            initargs=(os.getpid(),),
+        )
         self._futures: dict[Future[Any], Any] = {}
 
     def submit(self, fn: Callable[[Any], Any], argument: Any, tag: Any) -> None:
@@ -104,12 +154,19 @@ class ProcessExecutor(Executor):
         self._pool.shutdown(wait=False, cancel_futures=True)
         for process in workers:
             process.terminate()  # a batch in progress is lost anyway: its shard is never written
+        for process in workers:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
 
 
 class DaskExecutor(Executor):
     """A Dask distributed cluster: the scheduler at ``address``, or a LocalCluster."""
 
     def __init__(self, workers: int | None = None, address: str | None = None) -> None:
+        # Workers stopped by Ctrl-C log cancelled tasks; only errors are worth showing. Set
+        # before distributed is imported here and in the worker processes (they inherit it).
+        os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
         from distributed import Client, LocalCluster, as_completed
 
         self._cluster = None
@@ -119,11 +176,11 @@ class DaskExecutor(Executor):
                 n_workers=workers or os.cpu_count() or 1,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",  # any free port: no clash, no warning about 8787
             )
             self._client = Client(self._cluster)
         else:
-            self._client = Client(address)
+            self._client = _connect(Client, address)
         self.workers = max(1, len(self._client.scheduler_info().get("workers", {})))
         self._as_completed = as_completed()
         self._tags: dict[object, Any] = {}
@@ -145,9 +202,27 @@ class DaskExecutor(Executor):
 
     def close(self) -> None:
         """Disconnect, and stop the local cluster if this executor made one."""
+        # Stopping workers mid-task makes distributed log warnings that say nothing useful.
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def _connect(client: Any, address: str) -> Any:
+    """A client of the scheduler at ``address``, or one line saying why not."""
+    try:
+        return client(address, timeout=f"{DASK_CONNECT_SECONDS}s")
+    except (OSError, TimeoutError) as error:
+        raise SchedulerError(
+            f"no Dask scheduler answered at {address[:80]!r} within {DASK_CONNECT_SECONDS} s "
+            f"({type(error).__name__}); start one with 'dask scheduler' or check the address"
+        ) from None
+    except (ValueError, TypeError) as error:
+        raise SchedulerError(
+            f"--scheduler {address[:80]!r} is not a scheduler address such as "
+            f"tcp://host:8786 ({' '.join(str(error).split())[:80]})"
+        ) from None
 
 
 def make_executor(

@@ -6,21 +6,14 @@ still to play are every key not already stored, so a resumed run plays exactly t
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from evo_mastermind import scsa
 from evo_mastermind.players import known_player
-from evo_mastermind.runner.config import ExpandedEntry, ExperimentConfig
-from evo_mastermind.runner.sources import (
-    FullSecrets,
-    GameSize,
-    SampleSecrets,
-    ScsaSecrets,
-    SecretSource,
-)
-from evo_mastermind.secrets import explicit, full_space, uniform_sample
+from evo_mastermind.runner.config import ConfigError, ExpandedEntry, ExperimentConfig, PlanLimits
+from evo_mastermind.runner.sources import GameSize, SecretSource
 from evo_mastermind.seeding import stream_rng
 
 
@@ -69,15 +62,7 @@ def draw_secrets(config: ExperimentConfig, size: GameSize, source: SecretSource)
     """The secrets of one (size, source): the same for every player and run of the config."""
     space = size.space()
     rng = stream_rng(config.seed, f"secrets {space} {source.describe()}")
-    if isinstance(source, FullSecrets):
-        codes = full_space(space)
-    elif isinstance(source, SampleSecrets):
-        codes = uniform_sample(space, rng, source.sample)
-    elif isinstance(source, ScsaSecrets):
-        codes = scsa.draw_secrets(source.scsa, space, rng, source.n)
-    else:
-        codes = explicit(space, source.codes)
-    return [space.format(code) for code in codes]
+    return [space.format(code) for code in source.draw(space, rng)]
 
 
 def plan_groups(config: ExperimentConfig) -> list[Group]:
@@ -128,3 +113,117 @@ def _plugins_for(config: ExperimentConfig, player: str) -> tuple[str, ...]:
     # A player registered by a wrapper script's import is then known to workers too.
     own = [] if module.startswith("evo_mastermind.") or module == "__main__" else [module]
     return tuple(dict.fromkeys([*config.plugins, *own]))
+
+
+EXHAUSTIVE_PLAYERS = frozenset(
+    {"entropy", "most_parts", "expected_size", "worst_case", "random", "local_entropy", "knuth"}
+)
+"""Players that score guesses against the consistent set (or every code): cost grows
+with the square of the space."""
+
+PAIRS_PER_SECOND = 5e8
+"""Guess-code scorings a core does in a second: fitted to knuth on (6,9), 105 s a game."""
+
+KEY_BYTES = 400
+"""Memory a planned game takes (its key and secret strings) before it is played."""
+
+_POPULATION_OPTIONS = ("population_size", "offspring_size", "mu", "pool_limit", "lookahead_width")
+
+
+@dataclass(frozen=True)
+class PlanEstimate:
+    """What a config will cost: entries, games, memory and, for exhaustive players, time.
+
+    Attributes:
+        entries: player entries after sweeps.
+        games: every game of the plan.
+        memory: bytes the plan and one worker's players need at their largest.
+        seconds: rough CPU seconds of the exhaustive players' games (others: not estimated).
+        slowest: the costliest exhaustive (player, size) as words, with its seconds a game.
+    """
+
+    entries: int
+    games: int
+    memory: int
+    seconds: float
+    slowest: str
+
+
+def estimate_plan(config: ExperimentConfig) -> PlanEstimate:
+    """Count and cost the plan without expanding its games."""
+    entries = config.entries()
+    blocks = config.blocks()
+    secrets = sum(source.count(size.space()) for size, source in blocks)
+    games = len(entries) * config.runs * secrets
+    player_memory = 0
+    seconds, slowest, slowest_seconds = 0.0, "", 0.0
+    for entry in entries:
+        items = max((int(entry.params.get(name) or 0) for name in _POPULATION_OPTIONS), default=0)
+        for size, source in blocks:
+            space = size.space()
+            player_memory = max(player_memory, items * (space.pegs * 8 + 64) * 4)
+            if entry.player not in EXHAUSTIVE_PLAYERS:
+                continue
+            per_game = exhaustive_seconds(entry.player, entry.params, space.size)
+            seconds += per_game * config.runs * source.count(space)
+            if per_game > slowest_seconds:
+                slowest_seconds = per_game
+                slowest = (
+                    f"{entry.label} on ({space.pegs},{space.colors}): ~{per_game:,.1f} s a game"
+                )
+    return PlanEstimate(len(entries), games, games * KEY_BYTES + player_memory, seconds, slowest)
+
+
+def exhaustive_seconds(player: str, params: dict[str, object], size: int) -> float:
+    """A rough model of one exhaustive game's seconds.
+
+    Its second guess scores the consistent set left by the first (about a fifth of the
+    space) against the guess pool; that dominates the game.
+    """
+    consistent = size / 5
+    mu = params.get("mu")
+    if isinstance(mu, int):
+        consistent = min(consistent, mu)
+    pool = size if player == "knuth" or params.get("pool") == "all" else size / 5
+    return consistent * pool / PAIRS_PER_SECOND
+
+
+def machine_memory() -> int:
+    """Bytes of physical memory of this machine."""
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return 2**40
+
+
+def check_plan(estimate: PlanEstimate, limits: PlanLimits, workers: int = 1) -> str | None:
+    """Refuse an absurd plan; for a long one, the line announcing its estimate.
+
+    Raises:
+        ConfigError: more entries or games than the limits, or more memory than allowed.
+    """
+    if estimate.entries > limits.max_entries:
+        raise ConfigError(
+            f"the plan has {estimate.entries:,} player entries, more than the limit of "
+            f"{limits.max_entries:,}; sweep fewer values, or pass --allow-large"
+        )
+    if estimate.games > limits.max_games:
+        raise ConfigError(
+            f"the plan has {estimate.games:,} games, more than the limit of "
+            f"{limits.max_games:,}; ask for fewer runs, secrets or players, or pass --allow-large"
+        )
+    memory_limit = limits.max_memory if limits.max_memory is not None else machine_memory()
+    memory = estimate.memory * (1 if estimate.games * KEY_BYTES >= estimate.memory else workers)
+    if memory > memory_limit:
+        raise ConfigError(
+            f"the plan needs about {memory / 2**30:,.1f} GiB (populations, archives and "
+            f"game keys), more than the {memory_limit / 2**30:,.1f} GiB allowed; shrink "
+            "population_size/mu or the number of games, or pass --allow-large"
+        )
+    if estimate.seconds / max(workers, 1) > 600 or estimate.seconds / max(estimate.games, 1) > 10:
+        hours = estimate.seconds / max(workers, 1) / 3600
+        return (
+            f"estimate: about {hours:,.1f} h on {workers} worker(s) for {estimate.games:,} "
+            f"games (rough model; {estimate.slowest})"
+        )
+    return None

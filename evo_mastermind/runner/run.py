@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.runner.config import ExperimentConfig
 from evo_mastermind.runner.executors import Executor
 from evo_mastermind.runner.plan import GameKey, Group, make_batch, plan_groups
-from evo_mastermind.runner.storage import ResultsDir
+from evo_mastermind.runner.storage import ResultsDir, ResultsError
 from evo_mastermind.runner.worker import play_batch
 
 TARGET_TASK_SECONDS = 2.0
@@ -43,13 +44,15 @@ class RunOutcome:
     seconds: float
 
 
-def manifest_of(config: ExperimentConfig) -> dict[str, Any]:
-    """The experiment record written beside the games."""
+def manifest_of(config: ExperimentConfig, games: int) -> dict[str, Any]:
+    """The experiment record written beside the games (``games``: how many are planned)."""
     single = config.game[0] if len(config.game) == 1 else None
     return {
         "name": config.name,
         "description": config.description,
         "fingerprint": config.fingerprint(),
+        "identity": config.identity(),
+        "games": games,
         "pegs": single.pegs if single else None,
         "colors": single.colors if single else None,
         "sizes": [[size.pegs, size.colors] for size in config.game],
@@ -68,37 +71,111 @@ def manifest_of(config: ExperimentConfig) -> dict[str, Any]:
     }
 
 
-def prepare(results: ResultsDir, config: ExperimentConfig, resume: bool, force: bool) -> None:
-    """Check the directory against the flags; clear it for ``force``.
+def _to_stderr(line: str) -> None:
+    print(f"evo-mastermind: {line}", file=sys.stderr)
+
+
+def check_out(results: ResultsDir) -> None:
+    """Refuse a path that is a file, or a non-empty directory this tool did not write.
 
     Raises:
-        RunnerError: results are present without ``resume``/``force``, or were made by a
-            different config.
+        RunnerError: with the reason and what to do.
+    """
+    results.check_usable()
+    if not results.is_empty() and not results.owned():
+        raise RunnerError(
+            f"{results.path} is not empty and was not written by evo-mastermind; choose an "
+            "empty or new --out directory (--force never replaces files it did not write)"
+        )
+
+
+def prepare(
+    results: ResultsDir,
+    config: ExperimentConfig,
+    resume: bool,
+    force: bool,
+    notify: Callable[[str], None] = _to_stderr,
+) -> None:
+    """Check the directory against the flags; clear it for ``force``.
+
+    A resumed run may add runs or players (only their games are played); damaged shards
+    are moved aside and their games replayed.
+
+    Raises:
+        RunnerError: results are present without ``resume``/``force``, were made by a
+            different config, or hold a shard of another experiment.
     """
     if force:
         results.clear()
         return
+    results.remove_partial_shards()
     if not results.holds_results():
-        if not results.is_empty() and not resume:
-            raise RunnerError(
-                f"{results.path} is not empty; choose another --out directory or use --force"
-            )
-        return
+        return  # nothing played yet (e.g. a run stopped before its first game)
     if not resume:
         raise RunnerError(
             f"{results.path} already holds results; use --resume to finish that run "
             "or --force to replace it"
         )
-    recorded = (
-        results.read_manifest().get("fingerprint") if results.manifest_path.exists() else None
-    )
+    try:
+        record = results.read_manifest() if results.manifest_path.exists() else None
+    except ResultsError as error:
+        notify(f"warning: {error}; it is rewritten from the config")
+        record = None
     # Without games (e.g. a fresh clone holding only committed reports) nothing can be mixed.
-    if recorded != config.fingerprint() and results.shards():
-        raise RunnerError(
-            f"{results.path} holds results of a different configuration (players, games, "
-            "runs, seed or limits changed); use --force to replace them"
+    if record is not None and results.shards():
+        _check_extension(results, record, config, notify)
+    problems = results.shard_problems(config.identity(), {e.label for e in config.entries()})
+    for problem in problems:
+        if problem.kind == "foreign":
+            raise RunnerError(problem.line(results))
+    for problem, moved in zip(problems, results.set_aside_damaged(problems), strict=True):
+        notify(
+            f"warning: {problem.path} is damaged ({problem.detail}); moved to {moved}, "
+            "its games are played again"
         )
-    results.remove_partial_shards()
+
+
+def _check_extension(
+    results: ResultsDir,
+    record: dict[str, Any],
+    config: ExperimentConfig,
+    notify: Callable[[str], None],
+) -> None:
+    """Allow a resumed config that only adds runs or players; refuse any other change."""
+    if record.get("fingerprint") == config.fingerprint():
+        return
+    changed = RunnerError(
+        f"{results.path} holds results of a different configuration (games, secrets, seed or "
+        "limits changed); use --force to replace them, or another --out"
+    )
+    if record.get("identity") != config.identity():
+        raise changed
+    stored = {str(p.get("label")): p for p in record.get("players") or []}
+    entries = {entry.label: entry.model_dump() for entry in config.entries()}
+    for label, entry in stored.items():
+        if label not in entries:
+            raise RunnerError(
+                f"player {label!r} has games in {results.path} but is no longer in the config; "
+                "put it back, or use --force to replace every result"
+            )
+        if entries[label] != entry:
+            raise RunnerError(
+                f"player {label!r} changed its player or options since its games were stored; "
+                "give the new options a new label, or use --force"
+            )
+    runs = int(record.get("runs") or 0)
+    if config.runs < runs:
+        raise RunnerError(
+            f"{results.path} holds {runs} runs but the config asks for {config.runs}; "
+            "ask for at least as many runs, or use --force"
+        )
+    added = [label for label in entries if label not in stored]
+    news = []
+    if config.runs > runs:
+        news.append(f"runs {runs} to {config.runs - 1}")
+    if added:
+        news.append(f"players {', '.join(added)}")
+    notify(f"extending the stored results: playing only the new games ({'; '.join(news)})")
 
 
 def run_experiment(
@@ -109,31 +186,35 @@ def run_experiment(
     resume: bool = False,
     force: bool = False,
     progress: bool = True,
+    notify: Callable[[str], None] = _to_stderr,
 ) -> RunOutcome:
-    """Play every game of ``config`` not yet stored in ``out``."""
+    """Play every game of ``config`` not yet stored in ``out``, holding its lock."""
     started = time.perf_counter()
     results = ResultsDir(out)
-    prepare(results, config, resume, force)
-    results.write_manifest(manifest_of(config), config_path.read_text())
-    done = results.done_keys()
-    todo = [
-        (group, [key for key in group.keys if key not in done]) for group in plan_groups(config)
-    ]
-    todo = [(group, keys) for group, keys in todo if keys]
-    total = sum(len(keys) for _, keys in todo)
-    bar = tqdm(
-        total=total,
-        unit="game",
-        desc=config.name,
-        file=sys.stderr,
-        disable=not progress,
-        smoothing=0.05,
-        dynamic_ncols=True,
-    )
-    try:
-        _play_all(config, results, executor, todo, bar)
-    finally:
-        bar.close()
+    config_text = config_path.read_text(encoding="utf-8")  # before --force may clear it
+    check_out(results)
+    with results.lock(notify):
+        prepare(results, config, resume, force, notify)
+        groups = plan_groups(config)
+        planned = sum(len(group.keys) for group in groups)
+        results.write_manifest(manifest_of(config, planned), config_text)
+        done = results.done_keys()
+        todo = [(group, [key for key in group.keys if key not in done]) for group in groups]
+        todo = [(group, keys) for group, keys in todo if keys]
+        total = sum(len(keys) for _, keys in todo)
+        bar = tqdm(
+            total=total,
+            unit="game",
+            desc=config.name,
+            file=sys.stderr,
+            disable=not progress,
+            smoothing=0.05,
+            dynamic_ncols=True,
+        )
+        try:
+            _play_all(config, results, executor, todo, bar)
+        finally:
+            bar.close()
     return RunOutcome(total, len(done), time.perf_counter() - started)
 
 
@@ -195,6 +276,7 @@ def _play_all(
     bar: tqdm[Any],
 ) -> None:
     queues = [_GroupQueue(group, keys, config.batch_games) for group, keys in todo]
+    identity = config.identity()
     in_flight_limit = 2 * executor.workers
 
     def refill() -> None:
@@ -210,7 +292,7 @@ def _play_all(
     refill()
     while executor.pending():
         queue, games = executor.next_done()
-        results.write_shard(games)
+        results.write_shard(games, identity)
         queue.learn(games)
         bar.update(games.num_rows)
         refill()

@@ -15,14 +15,16 @@ from pydantic import (
     Discriminator,
     Field,
     PositiveInt,
+    SerializerFunctionWrapHandler,
     Tag,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
-from evo_mastermind.codes import CodeSpace, InvalidGameError
+from evo_mastermind.codes import Codes, CodeSpace, InvalidGameError
 from evo_mastermind.scsa import SCSAS, draw_secrets
-from evo_mastermind.secrets import explicit
+from evo_mastermind.secrets import explicit, full_space, uniform_sample
 
 
 class Strict(BaseModel):
@@ -70,16 +72,58 @@ class FullSecrets(Strict):
         """The value of the games table's ``secrets`` column."""
         return "full"
 
+    def count(self, space: CodeSpace) -> int:
+        """How many secrets this source gives for ``space``."""
+        return space.size
+
+    def draw(self, space: CodeSpace, rng: np.random.Generator) -> Codes:
+        """The secrets, in lexicographic order."""
+        return full_space(space)
+
+    def problem(self, space: CodeSpace) -> None:
+        """Raise :class:`InvalidGameError` if this source cannot give secrets of ``space``."""
+        space.require_enumerable("playing every secret")
+
 
 class SampleSecrets(Strict):
     """``secrets: {sample: N}``: a fixed uniform sample, the same for every player and run."""
 
     sample: PositiveInt
     """How many secrets to draw uniformly (without replacement when the space can be listed)."""
+    replace: bool | None = None
+    """Draw with replacement (secrets may repeat). Unset: without replacement, and a sample
+    larger than the space is refused; on a space too large to list, draws are independent."""
+
+    @model_serializer(mode="wrap")
+    def _without_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # An unset ``replace`` is left out, so fingerprints of earlier configs do not change.
+        data: dict[str, Any] = handler(self)
+        if self.replace is None:
+            data.pop("replace", None)
+        return data
 
     def describe(self) -> str:
         """The value of the games table's ``secrets`` column."""
         return "sample"
+
+    def count(self, space: CodeSpace) -> int:
+        """How many secrets this source gives."""
+        return self.sample
+
+    def draw(self, space: CodeSpace, rng: np.random.Generator) -> Codes:
+        """A uniform sample, sorted, without replacement unless ``replace`` is set."""
+        if self.replace:
+            return space.sample(rng, self.sample)
+        return uniform_sample(space, rng, self.sample)
+
+    def problem(self, space: CodeSpace) -> None:
+        """Refuse a sample without replacement larger than the space."""
+        if not self.replace and space.enumerable and self.sample > space.size:
+            raise InvalidGameError(
+                f"{self.sample} secrets cannot be drawn without replacement from the "
+                f"{space.size} codes of {space}; use secrets: full, a smaller sample, or "
+                "add replace: true to draw with replacement (secrets then repeat)"
+            )
 
 
 class ListSecrets(Strict):
@@ -91,6 +135,18 @@ class ListSecrets(Strict):
     def describe(self) -> str:
         """The value of the games table's ``secrets`` column."""
         return "list"
+
+    def count(self, space: CodeSpace) -> int:
+        """How many secrets this source gives."""
+        return len(self.codes)
+
+    def draw(self, space: CodeSpace, rng: np.random.Generator) -> Codes:
+        """The listed codes, in order."""
+        return explicit(space, self.codes)
+
+    def problem(self, space: CodeSpace) -> None:
+        """Raise :class:`InvalidGameError` for a listed code not of ``space``."""
+        explicit(space, self.codes)
 
 
 class ScsaSecrets(Strict):
@@ -112,6 +168,18 @@ class ScsaSecrets(Strict):
         """The value of the games table's ``secrets`` column."""
         return f"scsa:{self.scsa}"
 
+    def count(self, space: CodeSpace) -> int:
+        """How many secrets this source gives."""
+        return self.n
+
+    def draw(self, space: CodeSpace, rng: np.random.Generator) -> Codes:
+        """``n`` secrets chosen by the SCSA."""
+        return draw_secrets(self.scsa, space, rng, self.n)
+
+    def problem(self, space: CodeSpace) -> None:
+        """Raise :class:`InvalidGameError` if the SCSA cannot choose codes of ``space``."""
+        draw_secrets(self.scsa, space, np.random.default_rng(0), 1)
+
 
 SecretSource = FullSecrets | SampleSecrets | ListSecrets | ScsaSecrets
 
@@ -119,12 +187,7 @@ SecretSource = FullSecrets | SampleSecrets | ListSecrets | ScsaSecrets
 def source_problem(space: CodeSpace, source: SecretSource) -> str | None:
     """Why this source cannot give secrets of this size (``None`` when it can)."""
     try:
-        if isinstance(source, FullSecrets):
-            space.require_enumerable("playing every secret")
-        elif isinstance(source, ListSecrets):
-            explicit(space, source.codes)
-        elif isinstance(source, ScsaSecrets):
-            draw_secrets(source.scsa, space, np.random.default_rng(0), 1)
+        source.problem(space)
     except InvalidGameError as error:
         return str(error)
     return None

@@ -1,26 +1,37 @@
-"""A results directory: the experiment manifest and the games table as Parquet shards.
+"""The results contract: the layout of a results directory, its record, lock and shards.
 
 Layout::
 
-    DIR/experiment.json        what was run (config, fingerprint, players, statistics)
-    DIR/config.yaml            the config file as given
-    DIR/games/part-NNNNN.parquet   one shard per finished batch
+    DIR/.evo-mastermind          ownership marker: this directory is the tool's
+    DIR/.evo-mastermind.lock     held (flock) by the one run writing here
+    DIR/experiment.json          what was run (:class:`ExperimentRecord`, versioned)
+    DIR/config.yaml              the config file as given
+    DIR/games/part-NNNNN.parquet one shard per finished batch, stamped with the fingerprint
+    DIR/set-aside/               damaged shards moved out of games/ by ``--resume``
+    DIR/summary.csv, report.md, plots/KIND.png, ...   what ``report`` and ``plot`` write
 
 A shard is written to a hidden temporary name and renamed into place, so a killed run
-leaves only whole shards; the keys in the shards are the games already played.
+leaves only whole shards; the keys in the shards are the games already played. Only this
+module names these files.
 """
 
 from __future__ import annotations
 
+import contextlib
+import datetime
+import fcntl
 import json
 import os
-import shutil
+import socket
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.runner.plan import KEY_COLUMNS, GameKey
@@ -52,15 +63,68 @@ GAMES_SCHEMA = pa.schema(
 TIMING_COLUMNS = ["seconds", "player_seconds"]
 """Columns that measure time and so differ between otherwise identical runs."""
 
-_OUTPUTS = (
+MARKER_NAME = ".evo-mastermind"
+LOCK_NAME = ".evo-mastermind.lock"
+RECORD_NAME = "experiment.json"
+CONFIG_NAME = "config.yaml"
+GAMES_NAME = "games"
+SET_ASIDE_NAME = "set-aside"
+RECORD_VERSION = 1
+"""The version of ``experiment.json`` written now; records without one are version 0."""
+
+SHARD_FINGERPRINT_KEY = b"evo_mastermind.fingerprint"
+"""Parquet schema metadata naming the experiment a shard belongs to."""
+
+REPORT_OUTPUTS = (
     "summary.csv",
     "wilcoxon.csv",
     "by_size.csv",
     "tournament.csv",
     "score_tests.csv",
     "report.md",
-    "plots",
 )
+PLOT_OUTPUTS = tuple(
+    f"{kind}.{suffix}"
+    for kind in ("distribution", "cumulative", "evaluations", "heatmap")
+    for suffix in ("png", "pdf")
+)
+"""The default plot files (``plots/KIND.png``); anything else in ``plots/`` is the user's."""
+
+
+class ResultsError(InvalidGameError):
+    """A results directory that cannot be used as asked, explained in one line."""
+
+
+class ExperimentRecord(BaseModel):
+    """``experiment.json``: what was run. Unknown keys are kept; version 0 had no field."""
+
+    model_config = ConfigDict(extra="allow")
+
+    version: int = 0
+    name: str
+    fingerprint: str | None = None
+    players: list[dict[str, Any]] = []
+
+
+@dataclass(frozen=True)
+class ShardProblem:
+    """A shard that cannot be counted as this experiment's games."""
+
+    path: Path
+    kind: Literal["damaged", "foreign"]
+    detail: str
+
+    def line(self, results: ResultsDir) -> str:
+        """One line naming the shard, what is wrong and what to do."""
+        if self.kind == "foreign":
+            return (
+                f"{self.path} belongs to another experiment ({self.detail}); "
+                f"move it out of {results.games}"
+            )
+        return (
+            f"{self.path} is damaged ({self.detail}); rerun the config with --resume "
+            f"--out {results.path} to move it to {results.set_aside} and replay its games"
+        )
 
 
 class ResultsDir:
@@ -68,12 +132,43 @@ class ResultsDir:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.games = self.path / "games"
-        self.manifest_path = self.path / "experiment.json"
+        self.games = self.path / GAMES_NAME
+        self.manifest_path = self.path / RECORD_NAME
+        self.marker_path = self.path / MARKER_NAME
+        self.lock_path = self.path / LOCK_NAME
+        self.set_aside = self.path / SET_ASIDE_NAME
+
+    # -- ownership ---------------------------------------------------------------------
+
+    def check_usable(self) -> None:
+        """Raise :class:`ResultsError` if the path is a file or not a directory we can use."""
+        if self.path.exists() and not self.path.is_dir():
+            raise ResultsError(f"{self.path} is a file, not a results directory")
+        if self.games.exists() and not self.games.is_dir():
+            raise ResultsError(f"{self.games} is a file; a results directory needs games/")
+
+    def owned(self) -> bool:
+        """Whether this tool wrote the directory (its marker, or a record of an older run)."""
+        if self.marker_path.is_file():
+            return True
+        try:
+            record = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False
+        return isinstance(record, dict) and "name" in record and "fingerprint" in record
+
+    def claim(self) -> None:
+        """Create the directory and its ownership marker."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        if not self.marker_path.exists():
+            _atomic_write_text(
+                self.marker_path,
+                json.dumps({"tool": "evo-mastermind", "layout": RECORD_VERSION}) + "\n",
+            )
 
     def holds_results(self) -> bool:
-        """Whether anything of an earlier run is here."""
-        return self.manifest_path.exists() or any(self.shards())
+        """Whether games or analyses of an earlier run are here."""
+        return bool(self.shards()) or any((self.path / name).exists() for name in REPORT_OUTPUTS)
 
     def is_empty(self) -> bool:
         """Whether the directory is missing or has nothing in it."""
@@ -81,57 +176,198 @@ class ResultsDir:
 
     def shards(self) -> list[Path]:
         """Every finished shard, in name order."""
-        return sorted(self.games.glob("part-*.parquet")) if self.games.exists() else []
+        return sorted(self.games.glob("part-*.parquet")) if self.games.is_dir() else []
 
     def clear(self) -> None:
-        """Remove every earlier result (for ``--force``)."""
-        for name in ("games", *_OUTPUTS):
-            target = self.path / name
-            if target.is_dir():
-                shutil.rmtree(target)
-            elif target.exists():
-                target.unlink()
-        for name in ("experiment.json", "config.yaml"):
-            (self.path / name).unlink(missing_ok=True)
+        """Remove what this tool wrote (for ``--force``); refuse a directory it does not own.
 
-    def remove_partial_shards(self) -> None:
-        """Delete temporary shards left by a killed run."""
-        if self.games.exists():
-            for leftover in self.games.glob(".part-*.tmp"):
-                leftover.unlink()
+        Files the user put here (and set-aside shards) stay.
+        """
+        if not self.owned():
+            raise ResultsError(
+                f"--force replaces only a results directory written by evo-mastermind, and "
+                f"{self.path} is not one (no {MARKER_NAME} marker); choose an empty or new --out"
+            )
+        for shard in self.shards():
+            shard.unlink()
+        self.remove_partial_shards()
+        _remove_if_empty(self.games)
+        for name in (*REPORT_OUTPUTS, RECORD_NAME, CONFIG_NAME):
+            (self.path / name).unlink(missing_ok=True)
+        plots = self.path / "plots"
+        for name in PLOT_OUTPUTS:
+            (plots / name).unlink(missing_ok=True)
+        _remove_if_empty(plots)
+
+    @contextlib.contextmanager
+    def lock(self, notify: Callable[[str], None] | None = None) -> Iterator[None]:
+        """Hold the directory's write lock: one run at a time writes here.
+
+        The lock is an ``flock`` on :data:`LOCK_NAME`, released by the system when the holder
+        dies, so a lock left by a killed run is taken over (and ``notify`` told so).
+
+        Raises:
+            ResultsError: another live process holds it (named in the message).
+        """
+        self.path.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = _lock_holder(descriptor)
+                raise ResultsError(
+                    f"{self.path} is being written by another run ({holder}); wait for it to "
+                    "finish or stop it, or choose another --out"
+                ) from None
+            previous = _lock_holder(descriptor)
+            if previous != "an unknown process" and notify is not None:
+                notify(f"took over the lock of {self.path} left by a stopped run ({previous})")
+            os.ftruncate(descriptor, 0)
+            os.pwrite(descriptor, _holder_text().encode(), 0)
+            try:
+                yield
+            finally:
+                os.ftruncate(descriptor, 0)
+        finally:
+            os.close(descriptor)  # releases the flock
+
+    # -- the record ----------------------------------------------------------------------
 
     def write_manifest(self, manifest: dict[str, Any], config_text: str) -> None:
-        """Record what is being run, atomically."""
-        self.path.mkdir(parents=True, exist_ok=True)
-        _atomic_write_text(self.manifest_path, json.dumps(manifest, indent=2) + "\n")
-        _atomic_write_text(self.path / "config.yaml", config_text)
+        """Record what is being run, atomically (with the record's version)."""
+        record = {"version": RECORD_VERSION, **manifest}
+        ExperimentRecord.model_validate(record)  # never write a record that cannot be read
+        self.claim()
+        _atomic_write_text(self.manifest_path, json.dumps(record, indent=2) + "\n")
+        _atomic_write_text(self.path / CONFIG_NAME, config_text)
 
     def read_manifest(self) -> dict[str, Any]:
-        """What :meth:`write_manifest` recorded."""
-        data: dict[str, Any] = json.loads(self.manifest_path.read_text())
-        return data
+        """What :meth:`write_manifest` recorded, checked against :class:`ExperimentRecord`.
 
-    def write_shard(self, games: pa.Table) -> Path:
+        Raises:
+            ResultsError: unreadable, not JSON, or not an experiment record.
+        """
+        path = self.manifest_path
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as error:
+            raise ResultsError(f"{path}: cannot read: {error.strerror or error}") from None
+        except ValueError as error:
+            raise ResultsError(f"{path} is not valid JSON ({error}); it is damaged") from None
+        try:
+            record = ExperimentRecord.model_validate(data)
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "record"
+            raise ResultsError(
+                f"{path} is not an experiment record ({where}: {first['msg'].lower()})"
+            ) from None
+        if record.version > RECORD_VERSION:
+            raise ResultsError(
+                f"{path} has record version {record.version}, newer than this evo-mastermind "
+                f"reads ({RECORD_VERSION}); upgrade evo-mastermind"
+            )
+        result: dict[str, Any] = data
+        return result
+
+    def recorded_fingerprint(self) -> str | None:
+        """The fingerprint in ``experiment.json``, if there is a readable one."""
+        if not self.manifest_path.exists():
+            return None
+        return self.read_manifest().get("fingerprint")
+
+    # -- shards --------------------------------------------------------------------------
+
+    def write_shard(self, games: pa.Table, fingerprint: str | None = None) -> Path:
         """Write one batch's games as a new shard: temporary name first, then renamed."""
         self.games.mkdir(parents=True, exist_ok=True)
-        numbers = [int(p.stem.split("-")[1]) for p in self.shards()]
+        numbers = [int(p.stem.split("-")[1]) for p in self.shards() if _numbered(p)]
         final = self.games / f"part-{max(numbers, default=-1) + 1:05d}.parquet"
         temporary = self.games / f".{final.name}.tmp"
+        if fingerprint is not None:
+            games = games.replace_schema_metadata({SHARD_FINGERPRINT_KEY: fingerprint.encode()})
         pq.write_table(games, temporary)
         os.replace(temporary, final)
         return final
 
-    def load_games(self) -> pd.DataFrame:
-        """The whole games table, sorted by game identity (empty with the schema if none)."""
+    def remove_partial_shards(self) -> None:
+        """Delete temporary shards left by a killed run."""
+        if self.games.is_dir():
+            for leftover in self.games.glob(".part-*.tmp"):
+                leftover.unlink()
+
+    def shard_problems(
+        self, fingerprint: str | None, labels: set[str] | None = None
+    ) -> list[ShardProblem]:
+        """Every shard that is damaged or belongs to another experiment.
+
+        A shard stamped with another fingerprint is foreign; an unstamped one (written
+        before shards were stamped) is foreign when it holds labels the record does not.
+        """
+        problems = []
+        seen: set[tuple[object, ...]] = set()
+        for shard in self.shards():
+            try:
+                table = _read_shard(shard, fingerprint, labels)
+            except _ShardError as error:
+                problems.append(error.problem)
+                continue
+            keys = set(zip(*table.select(KEY_COLUMNS).to_pydict().values(), strict=True))
+            if keys & seen:
+                # Written by two runs at once (before runs took a lock): replay, never count twice.
+                detail = f"{len(keys & seen)} of its games are stored in an earlier shard too"
+                problems.append(ShardProblem(shard, "damaged", detail))
+                continue
+            seen |= keys
+        return problems
+
+    def set_aside_damaged(self, problems: list[ShardProblem]) -> list[Path]:
+        """Move damaged shards to :attr:`set_aside` (never deleting them); where they went."""
+        moved = []
+        for problem in problems:
+            if problem.kind != "damaged":
+                continue
+            self.set_aside.mkdir(exist_ok=True)
+            target = self.set_aside / problem.path.name
+            number = 1
+            while target.exists():
+                target = self.set_aside / f"{problem.path.stem}.{number}{problem.path.suffix}"
+                number += 1
+            os.replace(problem.path, target)
+            moved.append(target)
+        return moved
+
+    def load_games(
+        self, fingerprint: str | None = None, labels: set[str] | None = None
+    ) -> pd.DataFrame:
+        """The whole games table, sorted by game identity (empty with the schema if none).
+
+        Raises:
+            ResultsError: a shard is damaged or foreign (one line naming it).
+        """
         shards = self.shards()
         if not shards:
             return GAMES_SCHEMA.empty_table().to_pandas()
-        table = pa.concat_tables([_read_shard(shard) for shard in shards])
-        frame = table.to_pandas(types_mapper=_nullable_ints)
+        tables = []
+        for shard in shards:
+            try:
+                tables.append(_read_shard(shard, fingerprint, labels))
+            except _ShardError as error:
+                raise ResultsError(error.problem.line(self)) from None
+        frame = pa.concat_tables(tables).to_pandas(types_mapper=_nullable_ints)
         return frame.sort_values(KEY_COLUMNS, kind="stable").reset_index(drop=True)
 
+    def count_games(self) -> int:
+        """Rows in the readable shards (from their footers: nothing else is read)."""
+        total = 0
+        for shard in self.shards():
+            with contextlib.suppress(pa.ArrowException, OSError, ValueError):
+                total += pq.ParquetFile(shard).metadata.num_rows
+        return total
+
     def done_keys(self) -> set[GameKey]:
-        """The identities of every game already stored."""
+        """The identities of every game already stored (shards checked beforehand)."""
         keys: set[GameKey] = set()
         for shard in self.shards():
             table = pq.read_table(shard, columns=KEY_COLUMNS)
@@ -141,14 +377,59 @@ class ResultsDir:
         return keys
 
 
-def _read_shard(shard: Path) -> pa.Table:
-    table = pq.read_table(shard)
+class _ShardError(Exception):
+    def __init__(self, problem: ShardProblem) -> None:
+        super().__init__(problem.detail)
+        self.problem = problem
+
+
+def _read_shard(shard: Path, fingerprint: str | None, labels: set[str] | None) -> pa.Table:
+    def fail(kind: Literal["damaged", "foreign"], detail: str) -> _ShardError:
+        return _ShardError(ShardProblem(shard, kind, detail))
+
+    try:
+        table = pq.read_table(shard)
+    except (pa.ArrowException, OSError, ValueError) as error:
+        text = " ".join(str(error).split())
+        raise fail("damaged", f"not a readable Parquet file: {text[:160]}") from None
+    stamp = (table.schema.metadata or {}).get(SHARD_FINGERPRINT_KEY)
+    if stamp is not None and fingerprint is not None and stamp.decode() != fingerprint:
+        raise fail("foreign", f"fingerprint {stamp.decode()[:16]}, this one is {fingerprint}")
     missing = [name for name in GAMES_SCHEMA.names if name not in table.column_names]
     if missing:
-        raise InvalidGameError(
-            f"{shard}: the games table has no column {', '.join(map(repr, missing))}"
-        )
-    return table.select(GAMES_SCHEMA.names).cast(GAMES_SCHEMA)
+        raise fail("damaged", f"the games table has no column {', '.join(map(repr, missing))}")
+    try:
+        table = table.select(GAMES_SCHEMA.names).cast(GAMES_SCHEMA)
+    except (pa.ArrowException, ValueError) as error:
+        raise fail("damaged", f"columns of the wrong type: {str(error)[:160]}") from None
+    if stamp is None and labels is not None:
+        strangers = sorted(set(table.column("label").to_pylist()) - labels)
+        if strangers:
+            raise fail("foreign", f"players not in this experiment: {', '.join(strangers[:3])}")
+    return table
+
+
+def _numbered(shard: Path) -> bool:
+    return shard.stem.split("-")[1].isdigit() if "-" in shard.stem else False
+
+
+def _remove_if_empty(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        folder.rmdir()
+
+
+def _holder_text() -> str:
+    started = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "started": started})
+
+
+def _lock_holder(descriptor: int) -> str:
+    """Who wrote the lock file, as words ("process 123 on host, started ...")."""
+    try:
+        holder = json.loads(os.pread(descriptor, 4096, 0).decode())
+        return f"process {int(holder['pid'])} on {holder['host']}, started {holder['started']}"
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return "an unknown process"
 
 
 def _nullable_ints(arrow_type: pa.DataType) -> Any:
@@ -158,5 +439,5 @@ def _nullable_ints(arrow_type: pa.DataType) -> Any:
 
 def _atomic_write_text(path: Path, text: str) -> None:
     temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(text)
+    temporary.write_text(text, encoding="utf-8")
     os.replace(temporary, path)

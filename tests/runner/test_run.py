@@ -26,11 +26,12 @@ def run(
     out: Path,
     executor: str = "serial",
     workers: int | None = None,
-    **flags: bool,
+    resume: bool = False,
+    force: bool = False,
 ) -> pd.DataFrame:
     config = load_config(config_path)
     with make_executor(executor, workers) as pool:  # type: ignore[arg-type]
-        run_experiment(config, config_path, out, pool, progress=False, **flags)
+        run_experiment(config, config_path, out, pool, resume, force, progress=False)
     return ResultsDir(out).load_games()
 
 
