@@ -311,7 +311,10 @@ def save_figure(figure: Figure, out: Path | str) -> Path:
     if out.suffix.lower() not in (".png", ".pdf"):
         raise AnalysisError(f"plot file {out} must end in .png or .pdf")
     out.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(out, dpi=DPI, format=out.suffix.lower()[1:])
+    kind = out.suffix.lower()[1:]
+    # No creation date in a PDF: the same games make the same bytes (a PNG has none).
+    metadata = {"CreationDate": None} if kind == "pdf" else None
+    figure.savefig(out, dpi=DPI, format=kind, metadata=metadata)
     return out
 
 

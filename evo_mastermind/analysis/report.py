@@ -3,11 +3,15 @@
 :func:`write_report` is the entry point for a results directory: it writes
 ``summary.csv``, ``wilcoxon.csv`` (every tested pair), ``by_size.csv`` (only when several
 game sizes or secret sources were played) and ``report.md``, and returns the Markdown.
-:func:`build_report` does the same work on DataFrames without touching the disk.
+:func:`build_report` does the same work on DataFrames without touching the disk. A file
+whose content would change only in its timing columns is left as it is, so rerunning a
+committed experiment leaves the repository clean.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -277,6 +281,52 @@ def _in_block(table: pd.DataFrame, pegs: int, colors: int, secrets: str) -> pd.D
     return table[chosen]
 
 
+TIMING_SUMMARY_COLUMNS = ("mean_seconds", "mean_player_seconds", "max_seconds", "mean_ms", "max_ms")
+"""Columns of the written tables that measure time: they differ on every rerun."""
+
+
+def _without_timings(text: str, markdown: bool) -> list[list[str]]:
+    """The rows of a CSV, or the lines of Markdown (table cells split), timing columns out."""
+    if not markdown:
+        rows = list(csv.reader(io.StringIO(text)))
+        return _drop_timings(rows) if rows else rows
+    lines: list[list[str]] = []
+    table: list[list[str]] = []
+    for line in [*text.splitlines(), ""]:
+        if line.startswith("|"):
+            table.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+            continue
+        lines += _drop_timings(table) if table else []
+        table = []
+        lines.append([line])
+    return lines
+
+
+def _drop_timings(rows: list[list[str]]) -> list[list[str]]:
+    keep = [i for i, name in enumerate(rows[0]) if name not in TIMING_SUMMARY_COLUMNS]
+    return [[row[i] for i in keep if i < len(row)] for row in rows]
+
+
+def write_unless_same(path: Path, text: str) -> None:
+    """Write ``text`` unless ``path`` says the same already, timing columns aside.
+
+    A rerun that plays the same games then leaves committed summaries byte-identical (their
+    timings stay those of the run that wrote them).
+    """
+    if path.is_file():
+        old = path.read_text()
+        if old == text:
+            return
+        markdown = path.suffix == ".md"
+        if _without_timings(old, markdown) == _without_timings(text, markdown):
+            return
+    path.write_text(text)
+
+
+def _write_csv(frame: pd.DataFrame, path: Path) -> None:
+    write_unless_same(path, frame.to_csv(index=False))
+
+
 def write_report(
     results_dir: Path | str, rule: GroupRule = "clique", compare_with: Path | None = None
 ) -> str:
@@ -293,9 +343,9 @@ def write_report(
     experiment = load_experiment(results_dir)
     if experiment.get("report") == "tournament":
         markdown, by_size, tests = tournament_report(games, experiment)
-        by_size.to_csv(results_dir / "tournament.csv", index=False)
-        tests.to_csv(results_dir / "score_tests.csv", index=False)
-        (results_dir / "report.md").write_text(markdown)
+        _write_csv(by_size, results_dir / "tournament.csv")
+        _write_csv(tests, results_dir / "score_tests.csv")
+        write_unless_same(results_dir / "report.md", markdown)
         return markdown
     published = None
     source = experiment.get("compare_with")
@@ -314,11 +364,11 @@ def write_report(
             path = Path.cwd() / source
         published = load_published(path)
     report = build_report(games, experiment, published, str(source), rule)
-    report.summary.to_csv(results_dir / "summary.csv", index=False)
-    report.tests.to_csv(results_dir / "wilcoxon.csv", index=False)
+    _write_csv(report.summary, results_dir / "summary.csv")
+    _write_csv(report.tests, results_dir / "wilcoxon.csv")
     if report.by_size is not None:
-        report.by_size.to_csv(results_dir / "by_size.csv", index=False)
+        _write_csv(report.by_size, results_dir / "by_size.csv")
     else:  # a by-size table left by an earlier, multi-size analysis would mislead
         (results_dir / "by_size.csv").unlink(missing_ok=True)
-    (results_dir / "report.md").write_text(report.markdown)
+    write_unless_same(results_dir / "report.md", report.markdown)
     return report.markdown

@@ -6,7 +6,8 @@ for each peg, the frequency of every colour among them; :meth:`generate` returns
 followed by new codes drawn peg by peg from those frequencies. A little of the uniform distribution
 is mixed in so that no colour's probability ever reaches zero. As in DEAP's own EDA examples the
 strategy's methods are registered in a toolbox; the player runs the loop, so it can stop as soon as
-a guess is found.
+a guess is found. The strategy draws from the game's generators only (never the global
+``random``).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ class UnivariateEDA:
         replacement_rate: share of the population replaced each generation.
         smoothing: weight of the uniform distribution mixed into each peg's frequencies.
         kind: the fitness the individuals carry.
+        random_source: breaks ranking ties; the owner reseeds it at each game (unset: a
+            private one seeded with 0).
     """
 
     def __init__(
@@ -43,6 +46,7 @@ class UnivariateEDA:
         replacement_rate: float,
         smoothing: float,
         kind: FitnessKind,
+        random_source: random.Random | None = None,
     ) -> None:
         self.pegs = pegs
         self.colors = colors
@@ -51,6 +55,7 @@ class UnivariateEDA:
         self.smoothing = smoothing
         self.kind: FitnessKind = kind
         self.rng = np.random.default_rng(0)
+        self.random = random.Random(0) if random_source is None else random_source
         self.survivors: list[Any] = []
         self.probabilities: Probabilities = self.uniform()
 
@@ -85,7 +90,7 @@ class UnivariateEDA:
     def update(self, population: list[Any]) -> None:
         """Keep the best codes (ties at random) and re-estimate the distribution from them."""
         ranked = list(population)
-        random.shuffle(ranked)  # selBest sorts stably: shuffle so ties fall at random
+        self.random.shuffle(ranked)  # selBest sorts stably: shuffle so ties fall at random
         self.survivors = tools.selBest(ranked, self.survivor_count)
         codes = codes_of(self.survivors)
         counts = np.zeros((self.pegs, self.colors))

@@ -6,7 +6,8 @@ selection, two-point crossover, mutation of one peg to another colour or a swap 
 of parents and offspring. The player owns the loop: :meth:`ConsistencySearch.generations`
 yields each evaluated batch, and the player stops iterating when it has what it needs.
 Every batch is evaluated through the game's :class:`CountingEvaluator`, so every
-evaluation is counted.
+evaluation is counted. The DEAP search draws from its own :class:`random.Random`, which the
+player reseeds from each game's generator; nothing reads or writes the global ``random``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from deap import algorithms, base, tools
+from deap import base, tools
 
 from evo_mastermind.codes import Codes, CodeSpace
 from evo_mastermind.evolution.fitness import CountingEvaluator, Distances, code_keys
@@ -29,7 +30,7 @@ from evo_mastermind.evolution.individuals import (
     codes_of,
     individuals_from_codes,
 )
-from evo_mastermind.evolution.operators import crossover, mutate
+from evo_mastermind.evolution.operators import crossover, mutate, select_tournament, vary_and
 
 
 @dataclass(frozen=True)
@@ -78,13 +79,15 @@ class Batch:
     distance: Distances
 
 
-def make_toolbox(colors: int, settings: SearchSettings) -> base.Toolbox:
-    """The DEAP toolbox of the search: clone, mate, mutate and select."""
+def make_toolbox(colors: int, settings: SearchSettings, rng: random.Random) -> base.Toolbox:
+    """The DEAP toolbox of the search: clone, mate, mutate and select, drawing from ``rng``."""
     toolbox = base.Toolbox()
     toolbox.register("clone", clone)
-    toolbox.register("mate", crossover)
-    toolbox.register("mutate", mutate, colors=colors, swap_probability=settings.swap_probability)
-    toolbox.register("select", tools.selTournament, tournsize=settings.tournament_size)
+    toolbox.register("mate", crossover, rng=rng)
+    toolbox.register(
+        "mutate", mutate, colors=colors, swap_probability=settings.swap_probability, rng=rng
+    )
+    toolbox.register("select", select_tournament, tournsize=settings.tournament_size, rng=rng)
     toolbox.register("survivors", tools.selBest)
     return toolbox
 
@@ -130,12 +133,25 @@ class PopulationSearch(ABC):
 
 
 class ConsistencySearch(PopulationSearch):
-    """The search on DEAP individuals, with DEAP's operators and selections (the reference)."""
+    """The search on DEAP individuals, with DEAP's operators and selections (the reference).
+
+    Args:
+        space: the game size (never enumerated).
+        settings: the search parameters.
+        evaluator: the game's counting evaluator, which also holds the history.
+        random_source: the generator every operator draws from; the owner reseeds it at
+            each game (unset: a private one seeded with 0).
+    """
 
     def __init__(
-        self, space: CodeSpace, settings: SearchSettings, evaluator: CountingEvaluator
+        self,
+        space: CodeSpace,
+        settings: SearchSettings,
+        evaluator: CountingEvaluator,
+        random_source: random.Random | None = None,
     ) -> None:
-        self.toolbox = make_toolbox(space.colors, settings)
+        self.random = random.Random(0) if random_source is None else random_source
+        self.toolbox = make_toolbox(space.colors, settings, self.random)
         self.population: list[Any] = []
         super().__init__(space, settings, evaluator)
 
@@ -155,11 +171,12 @@ class ConsistencySearch(PopulationSearch):
         stagnant = 0
         while True:
             parents = self.toolbox.select(self.population, settings.offspring_size)
-            offspring = algorithms.varAnd(
+            offspring = vary_and(
                 parents,
                 self.toolbox,
                 settings.crossover_probability,
                 settings.mutation_probability,
+                self.random,
             )
             batch = self._evaluate(offspring)
             self.population = self._survivors(self.population + offspring)
@@ -209,7 +226,7 @@ class ConsistencySearch(PopulationSearch):
     def _survivors(self, individuals: list[Any]) -> list[Any]:
         """The best distinct codes, ties broken at random, codes already found last."""
         pool = self._distinct(individuals)
-        random.shuffle(pool)  # selBest sorts stably: shuffle so ties fall at random
+        self.random.shuffle(pool)  # selBest sorts stably: shuffle so ties fall at random
         size = min(len(pool), self.settings.population_size)
         if self._found is None or not pool:
             return list(self.toolbox.survivors(pool, size))

@@ -7,18 +7,17 @@ its population restarts after a bounded number of stagnant generations, and afte
 consistency found so far (recorded as a capped guess). None of them lists the code space, so they
 play any game size.
 
-Randomness: DEAP's operators draw from Python's global :mod:`random`. Each game seeds it
-from the game's generator in :meth:`EvolutionaryPlayer.start`, and every call that draws
-from it restores the game's own state first and saves it after, so a game depends only on
-its generator even when games of several players interleave in one process.
+Randomness: each player owns a :class:`random.Random` that the DEAP operators of its
+toolbox draw from (:mod:`evo_mastermind.evolution.operators`: equivalents of DEAP's helpers,
+which draw from the global :mod:`random`). :meth:`EvolutionaryPlayer.start` reseeds it from
+the game's generator, so a game depends only on its seed; no player reads or writes the
+global ``random``, which other threads of a process (a Dask worker's) draw from too.
 """
 
 from __future__ import annotations
 
 import random
 from abc import abstractmethod
-from collections.abc import Iterator
-from contextlib import contextmanager
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -95,7 +94,8 @@ class EvolutionaryPlayer(Player):
         self.evaluator = CountingEvaluator(space.pegs, space.colors, self.needs_local_entropy())
         self.capped_guesses = 0
         self._rng = np.random.default_rng(0)
-        self._random_state = random.Random(0).getstate()
+        self.random = random.Random(0)
+        """The generator of the DEAP operators, reseeded at every game."""
         self._move_start_evaluations = 0
 
     def needs_local_entropy(self) -> bool:
@@ -109,10 +109,9 @@ class EvolutionaryPlayer(Player):
 
     # -- the protocol --------------------------------------------------------------------
     def start(self, rng: np.random.Generator) -> None:
-        """Begin a game: reset every per-game state and seed ``random`` from ``rng``."""
+        """Begin a game: reset every per-game state and reseed :attr:`random` from ``rng``."""
         self._rng = rng
-        # DEAP's operators use the global `random`; this game's draws come from its own seed.
-        self._random_state = random.Random(int(rng.integers(2**63))).getstate()
+        self.random.seed(int(rng.integers(2**63)))
         self.evaluator.reset()
         self.capped_guesses = 0
         self.reset_game()
@@ -122,8 +121,7 @@ class EvolutionaryPlayer(Player):
         if len(self.history) == 0:
             return self.first_guess.copy()
         self._move_start_evaluations = self.evaluator.evaluations
-        with self._game_random():
-            return self.next_guess()
+        return self.next_guess()
 
     def tell(self, guess: Code, response: Response) -> None:
         """Record the response; subclasses update their populations."""
@@ -139,17 +137,6 @@ class EvolutionaryPlayer(Player):
         )
 
     # -- helpers for subclasses ----------------------------------------------------------
-    @contextmanager
-    def _game_random(self) -> Iterator[None]:
-        """Draw from the global ``random`` with this game's state, then save that state."""
-        saved = random.getstate()
-        random.setstate(self._random_state)
-        try:
-            yield
-        finally:
-            self._random_state = random.getstate()
-            random.setstate(saved)
-
     def over_cap(self) -> bool:
         """Whether this move has used up its evaluations."""
         spent = self.evaluator.evaluations - self._move_start_evaluations
@@ -228,6 +215,7 @@ class EDAPlayer(EvolutionaryPlayer):
             self.eda_options.replacement_rate,
             self.eda_options.smoothing,
             self.eda_options.fitness,
+            self.random,
         )
         self.toolbox = make_eda_toolbox(self.strategy)
 
@@ -322,7 +310,7 @@ class _SearchPlayer(EvolutionaryPlayer):
 
     def make_search(self, settings: SearchSettings) -> PopulationSearch:
         """The search this player drives: the DEAP one (subclasses may choose another)."""
-        return ConsistencySearch(self.space, settings, self.evaluator)
+        return ConsistencySearch(self.space, settings, self.evaluator, self.random)
 
     def reset_game(self) -> None:
         """Forget the population."""

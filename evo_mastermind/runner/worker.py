@@ -1,12 +1,15 @@
 """What a worker does with a batch: build (or reuse) the player, play each game, return rows.
 
-Player objects are kept per process and reused across batches, so whatever a player caches
-from histories (the one-ply position tree) is built once per worker, not once per batch.
+Player objects are kept per worker thread and reused across batches, so whatever a player
+caches from histories (the one-ply position tree) is built once per worker thread, not once
+per batch. A player holds its game's state, so two threads (a Dask worker runs several) must
+never share one.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 import pyarrow as pa
@@ -18,19 +21,28 @@ from evo_mastermind.runner.plan import Batch
 from evo_mastermind.runner.storage import GAMES_SCHEMA
 from evo_mastermind.seeding import game_rng
 
-_players: dict[tuple[str, str, int, int], Player] = {}
+_local = threading.local()
 _PLAYER_CACHE_LIMIT = 64
 
 
+def _thread_players() -> dict[tuple[str, str, int, int], Player]:
+    """This thread's players (each thread of a worker plays its own games)."""
+    players: dict[tuple[str, str, int, int], Player] | None = getattr(_local, "players", None)
+    if players is None:
+        players = _local.players = {}
+    return players
+
+
 def _player_for(batch: Batch, pegs: int, colors: int) -> Player:
+    players = _thread_players()
     key = (batch.player, batch.params_json, pegs, colors)
-    player = _players.get(key)
+    player = players.get(key)
     if player is None:
-        if len(_players) >= _PLAYER_CACHE_LIMIT:
-            _players.clear()  # bound memory in long-lived Dask workers
+        if len(players) >= _PLAYER_CACHE_LIMIT:
+            players.clear()  # bound memory in long-lived Dask workers
         space = CodeSpace(pegs, colors)
         player = make_player(batch.player, space, json.loads(batch.params_json))
-        _players[key] = player
+        players[key] = player
     return player
 
 

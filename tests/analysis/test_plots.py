@@ -102,6 +102,7 @@ def test_every_kind_renders_to_png_and_pdf_of_the_expected_size(
     assert png_size(png) == (round(width * DPI), round(height * DPI))
     pdf = save_figure(figure, tmp_path / "sub" / f"{kind}.PDF")
     assert pdf_points(pdf) == pytest.approx((width * 72, height * 72))
+    assert b"CreationDate" not in pdf.read_bytes()  # the same figure, the same bytes
     assert figure.get_suptitle().startswith("plots: (4,6)")
 
 

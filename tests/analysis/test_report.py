@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from evo_mastermind.analysis.published import load_published
-from evo_mastermind.analysis.report import SEPARATOR, build_report, write_report
+from evo_mastermind.analysis.report import SEPARATOR, build_report, write_report, write_unless_same
 from evo_mastermind.analysis.results import AnalysisError
 from evo_mastermind.analysis.summary import SUMMARY_COLUMNS
 from tests.analysis.synthetic import (
@@ -253,3 +253,31 @@ def test_write_report_keeps_the_section_of_every_pair(tmp_path: Path) -> None:
     assert set(tests["section"]) == {"mu=10", "mu=20", "", "(across sections)"}
     summary = pd.read_csv(results / "summary.csv", keep_default_na=False)
     assert summary["section"].tolist() == ["mu=10"] * 2 + ["mu=20"] * 2 + [""] * 2
+
+
+def test_a_rerun_of_the_same_games_leaves_every_file_untouched(tmp_path: Path) -> None:
+    games = make_games({"Entropy": STRONG, "Random": WEAK}, runs=2, games_per_run=30)
+    results = write_results(tmp_path / "run", games, experiment_record(games))
+    write_report(results)
+    written = {path.name: path.read_bytes() for path in results.glob("*.*")}
+    slower = games.assign(seconds=games["seconds"] * 3, player_seconds=games["player_seconds"] + 1)
+    shutil.rmtree(results / "games")
+    write_results(results, slower, experiment_record(slower))
+    write_report(results)
+    assert {path.name: path.read_bytes() for path in results.glob("*.*")} == written
+    # Other games: the files say so.
+    worse = games.assign(n_guesses=games["n_guesses"] + 1)
+    shutil.rmtree(results / "games")
+    write_results(results, worse, experiment_record(worse))
+    write_report(results)
+    assert (results / "summary.csv").read_bytes() != written["summary.csv"]
+    assert (results / "report.md").read_bytes() != written["report.md"]
+
+
+def test_timing_columns_of_markdown_tables_are_ignored_too(tmp_path: Path) -> None:
+    path = tmp_path / "report.md"
+    path.write_text("# T\n\n| label | mean_ms | wins |\n|---|---|---|\n| A | 1.5 | 3 |\n")
+    write_unless_same(path, "# T\n\n| label | mean_ms | wins |\n|---|---|---|\n| A | 9.0 | 3 |\n")
+    assert "1.5" in path.read_text()
+    write_unless_same(path, "# T\n\n| label | mean_ms | wins |\n|---|---|---|\n| A | 9.0 | 4 |\n")
+    assert "| A | 9.0 | 4 |" in path.read_text()

@@ -1,5 +1,3 @@
-import random
-
 import numpy as np
 import pytest
 
@@ -22,7 +20,6 @@ def test_first_generation_is_uniform_and_full_sized() -> None:
 
 
 def test_update_keeps_the_best_half_and_learns_their_frequencies() -> None:
-    random.seed(0)
     eda = make_eda()
     population = eda.generate()
     # Distance fitness: codes starting with colour 0 are the best.
@@ -38,7 +35,6 @@ def test_update_keeps_the_best_half_and_learns_their_frequencies() -> None:
 
 
 def test_smoothing_keeps_every_colour_possible() -> None:
-    random.seed(1)
     eda = make_eda(smoothing=0.06)
     population = eda.generate()
     assign_fitness(population, [0.0] * len(population))

@@ -12,18 +12,17 @@ from evo_mastermind.scoring import score
 
 
 def searcher(
-    space: CodeSpace, secret: str, guesses: list[str], **settings: int
+    space: CodeSpace, secret: str, guesses: list[str], seed: int = 0, **settings: int
 ) -> ConsistencySearch:
     evaluator = CountingEvaluator(space.pegs, space.colors)
     for guess in guesses:
         evaluator.history.add(space.parse(guess), score(guess, secret))
-    return ConsistencySearch(space, SearchSettings(**settings), evaluator)
+    return ConsistencySearch(space, SearchSettings(**settings), evaluator, random.Random(seed))
 
 
 def test_search_reaches_consistent_codes_and_counts_every_evaluation() -> None:
     space = CodeSpace(6, 9)
     search = searcher(space, "ABCDEF", ["AABBCC", "DDEEFF", "GHIABC"])
-    random.seed(0)
     evaluated = 0
     for generation, batch in enumerate(search.generations(np.random.default_rng(0))):
         evaluated += batch.codes.shape[0]
@@ -40,8 +39,7 @@ def test_search_reaches_consistent_codes_and_counts_every_evaluation() -> None:
 
 def test_seeds_and_the_previous_population_start_the_next_move() -> None:
     space = CodeSpace(4, 6)
-    search = searcher(space, "ABBC", ["AABB"], population_size=10, offspring_size=10)
-    random.seed(1)
+    search = searcher(space, "ABBC", ["AABB"], seed=1, population_size=10, offspring_size=10)
     rng = np.random.default_rng(1)
     first = next(search.generations(rng))
     assert first.codes.shape == (10, 4)
@@ -59,11 +57,11 @@ def test_stagnation_restarts_the_population() -> None:
         space,
         "ABCDEFGH",
         ["AABBCCDD", "EEFFGGHH", "IIJJKKLL", "ABCDIJKL"],
+        seed=2,
         population_size=4,
         offspring_size=4,
         max_stagnant_generations=2,
     )
-    random.seed(2)
     for generation, _ in enumerate(search.generations(np.random.default_rng(2))):
         if generation == 300:
             break
@@ -87,7 +85,6 @@ def test_codes_already_found_rank_behind_every_other_survivor(
     def found(candidates: Codes) -> npt.NDArray[np.bool_]:
         return np.array([key in known for key in code_keys(candidates)])
 
-    random.seed(3)
     generations = search.generations(np.random.default_rng(3), seeds, found)
     next(generations)  # the population is the ten seeds, all found
     for _ in range(5):

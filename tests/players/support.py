@@ -1,12 +1,14 @@
-"""Shared by the players' tests: codemakers that lie, and games against SCSA secrets."""
+"""Shared by the tests: codemakers that lie, games against SCSA secrets, every player."""
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from evo_mastermind.codes import Code, CodeSpace
 from evo_mastermind.game import Codemaker, GameResult, play_game
-from evo_mastermind.players import make_player
+from evo_mastermind.players import PLAYERS, make_player
+from evo_mastermind.players.tree import build_tree
 from evo_mastermind.scoring import Response
 from evo_mastermind.scsa import draw_secrets
 from evo_mastermind.seeding import game_rng
@@ -70,3 +72,32 @@ class RandomCodemaker(Codemaker):
         pegs = self.space.pegs
         black = int(self.rng.integers(0, pegs))
         return Response(black, int(self.rng.integers(0, pegs - black + 1)))
+
+
+def every_player(tree_path: Path) -> list[dict[str, Any]]:
+    """One config entry per registered player and randomised option (small, fast settings).
+
+    The ``tree`` player replays the tree of ``knuth`` on (4,6), saved to ``tree_path``.
+    """
+    if not tree_path.exists():
+        build_tree(make_player("knuth", CodeSpace(4, 6))).save(tree_path)
+    small_archive = {"mu": 10, "population_size": 40, "max_generations_without_new": 8}
+    entries: list[dict[str, Any]] = [
+        {"label": "EDA f_l", "player": "eda", "population_size": 60},
+        {"label": "EDA f", "player": "eda", "fitness": "f", "population_size": 60},
+        {"label": "GA", "player": "ga", "population_size": 40},
+        {"label": "Archive DEAP", "player": "archive", "search": "deap", **small_archive},
+        {"label": "Archive numpy", "player": "archive", "search": "vectorised", **small_archive},
+        {"label": "Archive all", "player": "archive", "play": "all", **small_archive},
+        {"label": "Most parts mu", "player": "most_parts", "mu": 10},
+        {"label": "Rao random", "player": "rao", "color_order": "random"},
+        {"label": "Joint random", "player": "joint", "color_order": "random"},
+        {"label": "Tree", "player": "tree", "path": str(tree_path)},
+    ]
+    for name in ("entropy", "most_parts", "expected_size", "worst_case", "random"):
+        entries.append({"label": name, "player": name})
+    for name in ("local_entropy", "knuth", "first_consistent", "fcol"):
+        entries.append({"label": name, "player": name})
+    missing = set(PLAYERS) - {entry["player"] for entry in entries}
+    assert not missing, f"add the players {sorted(missing)} to every_player()"
+    return entries

@@ -18,6 +18,8 @@ from evo_mastermind.runner import (
     make_executor,
     run_experiment,
 )
+from evo_mastermind.runner.executors import DaskExecutor
+from tests.players.support import every_player
 from tests.runner.conftest import ConfigWriter
 
 
@@ -73,6 +75,32 @@ def test_same_games_table_for_serial_process_and_dask(
     dask = comparable(run(path, tmp_path / "dask", "dask", workers=2))
     pd.testing.assert_frame_equal(serial, process)
     pd.testing.assert_frame_equal(serial, dask)
+
+
+def test_every_player_plays_the_same_games_on_a_threaded_dask_cluster(
+    write_config: ConfigWriter, tmp_path: Path
+) -> None:
+    # A worker of `dask worker` runs several tasks at once in threads of one process, beside
+    # its own threads; games there must not share a player or a random state.
+    from distributed import LocalCluster
+
+    path = write_config(
+        game={"pegs": 4, "colors": 6},
+        secrets={"sample": 3},
+        players=every_player(tmp_path / "knuth.json"),
+        batch_games=1,
+    )
+    serial = comparable(run(path, tmp_path / "serial"))
+    config = load_config(path)
+    with (
+        LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=1, threads_per_worker=2, processes=True, dashboard_address=None
+        ) as cluster,
+        DaskExecutor(address=cluster.scheduler_address) as pool,
+    ):
+        run_experiment(config, path, tmp_path / "dask", pool, progress=False)
+    threaded = comparable(ResultsDir(tmp_path / "dask").load_games())
+    pd.testing.assert_frame_equal(serial, threaded)
 
 
 def test_committed_reports_without_games_are_replayed_on_resume(
