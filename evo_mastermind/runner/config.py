@@ -318,43 +318,28 @@ class ExperimentConfig(Strict):
 
     def fingerprint(self) -> str:
         """A hash of everything that decides which games are played and how."""
-        relevant = self.model_dump(
-            mode="json",
-            exclude={
-                "name",
-                "description",
-                "compare_with",
-                "statistics",
-                "report",
-                "batch_games",
-                "plugins",
-                "players",
-            },
-        )
+        relevant = self._game_settings(exclude={"players"})
         # Presets written out, so naming a preset instead of its options keeps the fingerprint.
         relevant["players"] = [entry.resolved() for entry in self.players]
-        return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:16]
+        return _digest(relevant)
 
     def identity(self) -> str:
         """The fingerprint without runs and players: what every game of the experiment shares.
 
         Shards are stamped with it, so a resumed run may add runs or players.
         """
-        relevant = self.model_dump(
-            mode="json",
-            exclude={
-                "name",
-                "description",
-                "compare_with",
-                "statistics",
-                "report",
-                "batch_games",
-                "runs",
-                "plugins",
-                "players",
-            },
+        return _digest(self._game_settings(exclude={"runs", "players"}))
+
+    def _game_settings(self, exclude: set[str]) -> dict[str, Any]:
+        """The settings that decide games, less ``exclude`` (names and reporting never do)."""
+        reporting = {"name", "description", "compare_with", "statistics", "report"}
+        return self.model_dump(
+            mode="json", exclude=reporting | {"batch_games", "plugins"} | exclude
         )
-        return hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _digest(settings: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
