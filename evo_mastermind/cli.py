@@ -12,18 +12,20 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import yaml
 
-from evo_mastermind.analysis import PLOT_KINDS, plot_results, write_report
+# Only what parsing the command line needs is imported here; each command imports the
+# rest (players, runner, pandas, matplotlib, the compiled kernels), so --help starts at once.
+from evo_mastermind.analysis.kinds import PLOT_KINDS
 from evo_mastermind.codes import CodeSpace, InvalidGameError
 from evo_mastermind.game import Codemaker, GameResult, InconsistentResponsesError, play_game
-from evo_mastermind.players import PLAYERS, Player, make_player
-from evo_mastermind.players.tree import build_tree
-from evo_mastermind.runner import load_config, make_executor, run_experiment
 from evo_mastermind.scoring import Response
 from evo_mastermind.seeding import game_rng, stream_rng
+
+if TYPE_CHECKING:
+    from evo_mastermind.players import Player
 
 PROG = "evo-mastermind"
 EXIT_BAD_INPUT = 2
@@ -141,6 +143,8 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _make(args: argparse.Namespace) -> tuple[CodeSpace, Player]:
+    from evo_mastermind.players import make_player
+
     space = CodeSpace(args.pegs, args.colors)
     return space, make_player(args.player, space, _player_options(args.option))
 
@@ -211,6 +215,8 @@ def _read_response(line: str, space: CodeSpace) -> Response:
 
 
 def _tree(args: argparse.Namespace) -> int:
+    from evo_mastermind.players.tree import build_tree
+
     _, player = _make(args)
     tree = build_tree(player, _player_options(args.option))
     tree.save(args.out)
@@ -223,6 +229,9 @@ def _tree(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from evo_mastermind.analysis import write_report
+    from evo_mastermind.runner import load_config, make_executor, run_experiment
+
     if args.resume and args.force:
         raise UsageError("--resume and --force contradict each other; choose one")
     if args.workers is not None and args.workers < 1:
@@ -254,16 +263,22 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from evo_mastermind.analysis import write_report
+
     print(write_report(Path(args.results), rule=args.rule))
     return 0
 
 
 def _plot(args: argparse.Namespace) -> int:
+    from evo_mastermind.analysis import plot_results
+
     print(plot_results(Path(args.results), args.kind, args.out, pool_secrets=args.pool_secrets))
     return 0
 
 
 def _players(args: argparse.Namespace) -> int:
+    from evo_mastermind.players import PLAYERS
+
     for name in sorted(PLAYERS):
         cls = PLAYERS[name]
         summary = (cls.__doc__ or "").strip().splitlines()[0]

@@ -262,7 +262,8 @@ def responses(
 ) -> npt.NDArray[np.unsignedinteger]:
     """Packed responses of one guess (an index) against the candidates (indices)."""
     pegs = codes.shape[1]
-    out = np.empty(candidates.size, dtype=np.uint8 if (pegs + 1) ** 2 <= 256 else np.uint16)
+    dtype = np.dtype(np.uint8) if (pegs + 1) ** 2 <= 256 else np.dtype(np.uint16)
+    out: npt.NDArray[np.unsignedinteger] = np.empty(candidates.size, dtype=dtype)
     _responses_serial(codes, counts, guess, candidates, out)
     return out
 
@@ -301,12 +302,12 @@ def _canonical_codes(
         index = 0
         for p in range(pegs):
             colour = codes[i, p]
-            mapped = np.int64(colour)
+            mapped = int(colour)
             if kind[colour] == 1:
                 if label[colour] < 0:
                     label[colour] = free[used]
                     used += 1
-                mapped = label[colour]
+                mapped = int(label[colour])
             elif kind[colour] == 2:
                 mapped = smallest_zero
             index += mapped * place_values[p]
