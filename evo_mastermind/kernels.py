@@ -10,13 +10,15 @@ every core (``prange`` over guesses); small ones stay on one thread, where start
 pool would cost more than the work.
 
 The kernels are compiled once per machine and cached beside this file (``cache=True``);
-:func:`warm` compiles them ahead of use and says so when that takes more than a second.
+``make`` warms the cache after installing (:func:`warm`), and a first call that compiles
+for more than a second says so on stderr.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from typing import Any
 
 import numba
 import numpy as np
@@ -216,7 +218,8 @@ def pool_scores(
     parts = np.empty(guesses.size, dtype=np.int64)
     clog = _clog_table(candidates.size) if heuristic == "entropy" else np.zeros(1)
     kernel = _score_parallel if guesses.size * candidates.size >= PARALLEL_PAIRS else _score_serial
-    kernel(
+    _call(
+        kernel,
         codes,
         counts,
         guesses,
@@ -264,7 +267,7 @@ def responses(
     pegs = codes.shape[1]
     dtype = np.dtype(np.uint8) if (pegs + 1) ** 2 <= 256 else np.dtype(np.uint16)
     out: npt.NDArray[np.unsignedinteger] = np.empty(candidates.size, dtype=dtype)
-    _responses_serial(codes, counts, guess, candidates, out)
+    _call(_responses_serial, codes, counts, guess, candidates, out)
     return out
 
 
@@ -333,21 +336,37 @@ def canonical_codes(
     """
     out = np.empty(codes.shape[0], dtype=np.int64)
     first = np.empty(codes.shape[0], dtype=np.int64)
-    n_classes = _canonical_serial(
-        codes, np.ascontiguousarray(kind, np.int64), place_values, out, first
+    n_classes = _call(
+        _canonical_serial, codes, np.ascontiguousarray(kind, np.int64), place_values, out, first
     )
     return out, first[:n_classes].copy()
 
 
-def warm() -> None:
-    """Compile (or load from the cache) every kernel, saying so when it takes a while."""
+def _call(kernel: Any, *args: Any) -> Any:
+    """Call a kernel; its first call in a process says so when compiling took over a second."""
+    if kernel.signatures:
+        return kernel(*args)
     start = time.perf_counter()
+    result = kernel(*args)
+    seconds = time.perf_counter() - start
+    if seconds > 1.0:
+        print(
+            f"evo_mastermind: compiled the exhaustive players' kernel {kernel.__name__} in "
+            f"{seconds:.1f} s (once per machine, then cached)",
+            file=sys.stderr,
+        )
+    return result
+
+
+def warm() -> None:
+    """Compile (or load from the cache) every kernel, as ``make`` does after installing."""
     codes = np.zeros((2, 2), dtype=np.uint8)
     codes.flags.writeable = False  # as CodeSpace.all_codes: numba types read-only apart
     counts = np.array([[2, 0], [2, 0]], dtype=np.uint8)
     everything = np.arange(2, dtype=np.int64)
     for kernel in (_score_serial, _score_parallel):
-        kernel(
+        _call(
+            kernel,
             codes,
             counts,
             everything,
@@ -363,10 +382,3 @@ def warm() -> None:
         )
     canonical_codes(codes, np.zeros(2, dtype=np.int64), np.array([2, 1], dtype=np.int64))
     responses(codes, counts, 0, everything)
-    seconds = time.perf_counter() - start
-    if seconds > 1.0:
-        print(
-            f"evo_mastermind: compiled the exhaustive players' kernels in {seconds:.1f} s "
-            "(once per machine; cached)",
-            file=sys.stderr,
-        )
