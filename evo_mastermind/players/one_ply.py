@@ -35,7 +35,7 @@ AUTO = "auto"
 NODE_LIMIT = 2_000_000
 """Cached positions kept before the cache is cleared, bounding memory on long runs."""
 
-SCAN_PAIRS = 1 << 16
+SCAN_PAIRS = 1 << 18
 """Guess-candidate pairs scored between two checks for a perfect splitter."""
 
 CLASSES_FROM = 2000
@@ -308,15 +308,19 @@ class PartitionPlayer(OnePlyPlayer):
 
     def _scan_for_perfect(self, pool: Indices, candidates: Indices) -> tuple[int | None, Scores]:
         """The first perfect splitter of the pool, or none and every guess's score."""
-        block = max(256, SCAN_PAIRS // max(1, candidates.size))
+        # Blocks that double: an early splitter costs little, a full scan few calls.
+        block, largest = 64, max(64, SCAN_PAIRS // max(1, candidates.size))
         scores = []
-        for start in range(0, pool.size, block):
+        start = 0
+        while start < pool.size:
             guesses = pool[start : start + block]
             part_scores, parts = self._partition(guesses, candidates, self.heuristic)
             hit = np.flatnonzero(parts == candidates.size)
             if hit.size:
                 return int(guesses[hit[0]]), part_scores
             scores.append(part_scores)
+            start += block
+            block = min(2 * block, largest)
         return None, np.concatenate(scores)
 
     def _partition(
