@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from evo_mastermind.analysis.kinds import PLOT_KINDS
+from evo_mastermind.analysis.kinds import PLOT_KINDS as PLOT_KINDS  # re-exported for callers
 from evo_mastermind.analysis.results import (
     AnalysisError,
     blocks,
