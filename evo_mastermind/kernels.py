@@ -342,12 +342,16 @@ def canonical_codes(
     return out, first[:n_classes].copy()
 
 
+_CALLED: set[Any] = set()
+
+
 def _call(kernel: Any, *args: Any) -> Any:
     """Call a kernel; its first call in a process says so when compiling took over a second."""
-    if kernel.signatures:
+    if kernel in _CALLED:  # a set lookup: ``kernel.signatures`` hashes every type, slowly
         return kernel(*args)
     start = time.perf_counter()
     result = kernel(*args)
+    _CALLED.add(kernel)
     seconds = time.perf_counter() - start
     if seconds > 1.0:
         print(

@@ -99,6 +99,8 @@ class OnePlyPlayer(Player):
         self._position = self._root
         self._last_guess = -1
         self._last_code: Code | None = None
+        # The responses of the last (position, guess) told: a tree build tells every response.
+        self._answers: tuple[Position, int, npt.NDArray[np.unsignedinteger]] | None = None
 
     @classmethod
     def check_game(cls, space: CodeSpace, params: PlayerParams) -> None:
@@ -160,7 +162,9 @@ class OnePlyPlayer(Player):
         position = self._position
         child = position.children.get((index, packed))
         if child is None:
-            answers = self.scorer.responses(index, position.consistent)
+            if self._answers is None or self._answers[:2] != (position, index):
+                self._answers = (position, index, self.scorer.responses(index, position.consistent))
+            answers = self._answers[2]
             child = Position(position.consistent[answers == packed], (*position.played, index))
             self._remember(position, (index, packed), child)
         if child.consistent.size == 0:
