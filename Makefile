@@ -15,6 +15,8 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,docs]'
+	# Compile the exhaustive players' kernels now, not in the first game (cached per machine).
+	$(BIN)/python -c 'from evo_mastermind import kernels; kernels.warm()'
 	touch $(STAMP)
 
 lint: $(STAMP)
@@ -45,6 +47,8 @@ reproduce: $(STAMP)
 studies: $(STAMP)
 	$(BIN)/python -m benchmarks.bench_evolution
 
+# Exhaustive players and game trees with the compiled kernels (about 5 minutes):
+# figures go to benchmarks/results/engine.json.
 benchmark: $(STAMP)
 	$(BIN)/python -m benchmarks.bench_engine
 

@@ -1,18 +1,56 @@
 """evo_mastermind: Mastermind code-breaking strategies, experiments, statistics and plots."""
 
-from evo_mastermind.codes import CodeSpace, InvalidGameError, SpaceTooLargeError
-from evo_mastermind.game import (
-    Codemaker,
-    GameResult,
-    InconsistentResponsesError,
-    InvalidGuessError,
-    Move,
-    PlayerStats,
-    play_game,
-)
-from evo_mastermind.players import PLAYERS, Player, PlayerParams, make_player, register_player
-from evo_mastermind.players.tree import DecisionTree, build_tree
-from evo_mastermind.scoring import Response, score
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from evo_mastermind.codes import CodeSpace, InvalidGameError, SpaceTooLargeError
+    from evo_mastermind.game import (
+        Codemaker,
+        GameResult,
+        InconsistentResponsesError,
+        InvalidGuessError,
+        Move,
+        PlayerStats,
+        play_game,
+    )
+    from evo_mastermind.players import PLAYERS, Player, PlayerParams, make_player, register_player
+    from evo_mastermind.players.tree import DecisionTree, build_tree
+    from evo_mastermind.scoring import Response, score
+
+# Names resolve on first use (PEP 562): the players (pydantic, DEAP, scipy) load when used.
+_EXPORTS = {
+    "CodeSpace": "evo_mastermind.codes",
+    "InvalidGameError": "evo_mastermind.codes",
+    "SpaceTooLargeError": "evo_mastermind.codes",
+    "Codemaker": "evo_mastermind.game",
+    "GameResult": "evo_mastermind.game",
+    "InconsistentResponsesError": "evo_mastermind.game",
+    "InvalidGuessError": "evo_mastermind.game",
+    "Move": "evo_mastermind.game",
+    "PlayerStats": "evo_mastermind.game",
+    "play_game": "evo_mastermind.game",
+    "PLAYERS": "evo_mastermind.players",
+    "Player": "evo_mastermind.players",
+    "PlayerParams": "evo_mastermind.players",
+    "make_player": "evo_mastermind.players",
+    "register_player": "evo_mastermind.players",
+    "DecisionTree": "evo_mastermind.players.tree",
+    "build_tree": "evo_mastermind.players.tree",
+    "Response": "evo_mastermind.scoring",
+    "score": "evo_mastermind.scoring",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import an exported name from its module the first time it is asked for."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "PLAYERS",

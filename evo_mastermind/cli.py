@@ -17,12 +17,13 @@ import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import yaml
 
-from evo_mastermind.analysis import PLOT_KINDS, plot_results, write_report
-from evo_mastermind.analysis.results import missing_games
+# Only what parsing the command line needs is imported here; each command imports the
+# rest (players, runner, pandas, matplotlib, the compiled kernels), so --help starts at once.
+from evo_mastermind.analysis.kinds import PLOT_KINDS
 from evo_mastermind.codes import LETTERS, Code, CodeSpace, InvalidGameError
 from evo_mastermind.game import (
     AnswerCheck,
@@ -31,27 +32,11 @@ from evo_mastermind.game import (
     InconsistentResponsesError,
     play_game,
 )
-from evo_mastermind.players import (
-    PLAYERS,
-    Player,
-    import_plugins,
-    load_entry_points,
-    make_player,
-    preset_options,
-    presets_of,
-)
-from evo_mastermind.players.tree import build_tree
-from evo_mastermind.runner import ResultsDir, load_config, make_executor, run_experiment
-from evo_mastermind.runner.config import NO_LIMITS, PlanLimits
-from evo_mastermind.runner.plan import (
-    EXHAUSTIVE_PLAYERS,
-    check_plan,
-    estimate_plan,
-    exhaustive_seconds,
-)
-from evo_mastermind.runner.run import check_out
 from evo_mastermind.scoring import Response
 from evo_mastermind.seeding import game_rng, stream_rng
+
+if TYPE_CHECKING:
+    from evo_mastermind.players import Player
 
 PROG = "evo-mastermind"
 EXIT_BAD_INPUT = 2
@@ -213,16 +198,22 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
+    from evo_mastermind.players import preset_options
+
     chosen = preset_options(args.player, args.preset) if args.preset is not None else {}
     return {**chosen, **_player_options(args.option)}
 
 
 def _make(args: argparse.Namespace) -> tuple[CodeSpace, Player]:
+    from evo_mastermind.players import make_player
+
     space = CodeSpace(args.pegs, args.colors)
     return space, make_player(args.player, space, _options(args))
 
 
 def _play(args: argparse.Namespace) -> int:
+    from evo_mastermind.players.cost import EXHAUSTIVE_PLAYERS, exhaustive_seconds
+
     if args.guess_limit is not None and args.guess_limit < 1:
         raise UsageError(f"--guess-limit must be at least 1, got {args.guess_limit}")
     space, player = _make(args)
@@ -399,6 +390,8 @@ def _parse_answer(line: str, space: CodeSpace) -> Response | str:
 def _tree(args: argparse.Namespace) -> int:
     if Path(args.out).is_dir():
         raise UsageError(f"--out {args.out} is a directory; give the JSON file to write")
+    from evo_mastermind.players.tree import build_tree
+
     _, player = _make(args)
     tree = build_tree(player, _options(args))
     tree.save(args.out)
@@ -414,6 +407,12 @@ MAX_WORKERS_PER_CORE = 4
 
 
 def _run(args: argparse.Namespace) -> int:
+    from evo_mastermind.analysis import write_report
+    from evo_mastermind.runner import ResultsDir, load_config, make_executor, run_experiment
+    from evo_mastermind.runner.config import NO_LIMITS, PlanLimits
+    from evo_mastermind.runner.plan import check_plan, estimate_plan
+    from evo_mastermind.runner.run import check_out
+
     if args.resume and args.force:
         raise UsageError("--resume and --force contradict each other; choose one")
     if args.scheduler is not None and args.executor != "dask":
@@ -462,6 +461,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _warn_if_incomplete(results: Path) -> None:
+    from evo_mastermind.analysis.results import missing_games
+
     missing = missing_games(results)
     if missing and missing > 0:
         print(
@@ -479,6 +480,8 @@ def _warn_if_incomplete(results: Path) -> None:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from evo_mastermind.analysis import write_report
+
     compare = Path(args.compare_with) if args.compare_with else None
     print(write_report(Path(args.results), rule=args.rule, compare_with=compare))
     _warn_if_incomplete(Path(args.results))
@@ -486,12 +489,16 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _plot(args: argparse.Namespace) -> int:
+    from evo_mastermind.analysis import plot_results
+
     print(plot_results(Path(args.results), args.kind, args.out, pool_secrets=args.pool_secrets))
     _warn_if_incomplete(Path(args.results))
     return 0
 
 
 def _players(args: argparse.Namespace) -> int:
+    from evo_mastermind.players import PLAYERS, load_entry_points, presets_of
+
     load_entry_points()  # installed packages' players are listed too
     for name in sorted(PLAYERS):
         cls = PLAYERS[name]
@@ -515,7 +522,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         command = args.command
-        import_plugins(getattr(args, "plugin", []))
+        if getattr(args, "plugin", None):
+            from evo_mastermind.players import import_plugins
+
+            import_plugins(args.plugin)
         handler: Callable[[argparse.Namespace], int] = args.handler
         return handler(args)
     except (UsageError, InvalidGameError, InconsistentResponsesError) as error:

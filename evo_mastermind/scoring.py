@@ -190,7 +190,9 @@ class IndexedScorer:
         """Packed responses of one guess against the candidate codes."""
         if self.has_table:
             return self.table[guess, candidates]
-        return score_codes(self.codes[guess], self.codes[candidates], self.space.colors)
+        from evo_mastermind.kernels import responses  # compiled: loaded on first use
+
+        return responses(self.codes, self.counts, guess, candidates)
 
     def matrix(
         self, guesses: npt.NDArray[np.int64] | None, candidates: npt.NDArray[np.int64]

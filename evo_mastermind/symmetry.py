@@ -8,9 +8,11 @@ such symmetries are used by the exhaustive players:
 
 * on the empty board every colour and position permutation qualifies, so a code's score
   depends only on its sorted colour multiplicities (:func:`multiplicity_classes`);
-* later, colours that no played guess uses may be relabelled freely among themselves
-  (:func:`unplayed_colour_classes`), which shrinks the all-codes pool most in the early
-  moves where it is largest (151 classes instead of 1296 codes after AABB on (4,6)).
+* later, colours that no played guess uses may be relabelled freely among themselves,
+  and colours that no consistent code uses (zero colours) are all alike, so any one may
+  stand for any other at any peg (:func:`colour_classes`; Ville 2013, section 5.4). This
+  shrinks the pool most in the early moves where it is largest (151 classes instead of
+  1296 codes after AABB on (4,6)).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from evo_mastermind.codes import Codes, CodeSpace, color_counts, digit_keys
+from evo_mastermind.codes import CodeSpace, color_counts, digit_keys
 
 Indices = npt.NDArray[np.int64]
 
@@ -53,37 +55,28 @@ def multiplicity_classes(space: CodeSpace) -> CodeClasses:
     return CodeClasses.of_keys(digit_keys(counts, space.pegs + 1))
 
 
-@lru_cache(maxsize=32)  # a game tree meets few sets of played colours
 def unplayed_colour_classes(space: CodeSpace, played: frozenset[int]) -> CodeClasses | None:
     """Codes equal up to a relabelling of the colours outside ``played``.
 
     Returns ``None`` when fewer than two colours are unplayed (every class is one code).
     """
-    unplayed = np.ones(space.colors, dtype=bool)
-    unplayed[list(played)] = False
-    if np.count_nonzero(unplayed) < 2:
-        return None
-    labels = _first_seen_labels(space.all_codes, unplayed)
-    return CodeClasses.of_keys(digit_keys(labels, 2 * space.colors))
+    return colour_classes(space, played, frozenset())
 
 
-def _first_seen_labels(codes: Codes, unplayed: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
-    """Each code with its unplayed colours renamed ``colors, colors + 1, ...`` by first use.
+@lru_cache(maxsize=16)  # a game tree meets few sets of played and zero colours
+def colour_classes(
+    space: CodeSpace, played: frozenset[int], zero: frozenset[int]
+) -> CodeClasses | None:
+    """Codes equal up to relabelling unplayed colours and exchanging zero colours.
 
-    Played colours keep their numbers, so two codes get the same labels exactly when a
-    relabelling of unplayed colours maps one to the other.
+    ``zero`` holds the colours no consistent code uses (they may also be played). Returns
+    ``None`` when no two codes are alike (fewer than two free and two zero colours).
     """
-    n, pegs = codes.shape
-    colors = unplayed.size
-    rows = np.arange(n)
-    label_of = np.full((n, colors), -1, dtype=np.int64)  # per code: unplayed colour -> label
-    next_label = np.full(n, colors, dtype=np.int64)
-    labelled = codes.astype(np.int64)
-    for peg in range(pegs):
-        colour = codes[:, peg]
-        is_unplayed = unplayed[colour]
-        first_use = is_unplayed & (label_of[rows, colour] < 0)
-        label_of[rows[first_use], colour[first_use]] = next_label[first_use]
-        next_label[first_use] += 1
-        labelled[is_unplayed, peg] = label_of[rows[is_unplayed], colour[is_unplayed]]
-    return labelled
+    from evo_mastermind.kernels import canonical_codes  # compiled: only the players need it
+
+    kind = np.zeros(space.colors, dtype=np.int64)
+    kind[[c for c in range(space.colors) if c not in played]] = 1
+    kind[list(zero)] = 2
+    if np.count_nonzero(kind == 1) < 2 and np.count_nonzero(kind == 2) < 2:
+        return None
+    return CodeClasses(*canonical_codes(space.all_codes, kind, space.place_values))

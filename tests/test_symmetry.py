@@ -4,7 +4,7 @@ import pytest
 from evo_mastermind.codes import CodeSpace
 from evo_mastermind.partitions import partition_counts
 from evo_mastermind.scoring import indexed_scorer
-from evo_mastermind.symmetry import multiplicity_classes, unplayed_colour_classes
+from evo_mastermind.symmetry import colour_classes, multiplicity_classes, unplayed_colour_classes
 
 SPACE = CodeSpace(4, 6)
 
@@ -60,3 +60,24 @@ def test_empty_board_classes_are_colour_multiplicities() -> None:
     assert classes.representatives.size == 5  # AAAA, AAAB, AABB, AABC, ABCD
     same = [SPACE.index(SPACE.parse(c)) for c in ("AABB", "DCDC", "FEEF")]
     assert len(set(classes.of_code[same].tolist())) == 1
+
+
+@pytest.mark.parametrize(
+    ("played", "secret"), [(["ABCD"], "ABCD"), (["AABB", "CCDD"], "ABCD"), (["ABCD"], "DCBA")]
+)
+def test_zero_colours_are_interchangeable_at_any_peg(played: list[str], secret: str) -> None:
+    scorer = indexed_scorer(SPACE)
+    consistent = consistent_with(played, secret)
+    counts = partition_counts(scorer.matrix(None, consistent), SPACE.n_responses)
+    colours = frozenset(colour for text in played for colour in SPACE.parse(text).tolist())
+    present = scorer.counts[consistent].any(axis=0)
+    zero = frozenset(np.flatnonzero(~present).tolist())
+    assert zero  # the responses rule colours out, so the zero classes are exercised
+    classes = colour_classes(SPACE, colours, zero)
+    assert classes is not None
+    unplayed = unplayed_colour_classes(SPACE, colours)
+    size = SPACE.size if unplayed is None else unplayed.representatives.size
+    assert classes.representatives.size < size
+    np.testing.assert_array_equal(counts, counts[classes.representatives][classes.of_code])
+    firsts = [np.flatnonzero(classes.of_code == k)[0] for k in range(classes.representatives.size)]
+    assert classes.representatives.tolist() == firsts

@@ -5,46 +5,96 @@ Entry points for a results directory: :func:`write_report` (``summary.csv``,
 pandas DataFrames, for notebooks.
 """
 
-from evo_mastermind.analysis.plots import (
-    OKABE_ITO,
-    PLOT_KINDS,
-    PlotKind,
-    make_figure,
-    plot_cumulative,
-    plot_distribution,
-    plot_evaluations,
-    plot_heatmap,
-    plot_results,
-    save_figure,
-)
-from evo_mastermind.analysis.published import (
-    compare_with_published,
-    load_published,
-    published_sections,
-    verdict,
-)
-from evo_mastermind.analysis.report import Report, build_report, write_report
-from evo_mastermind.analysis.results import (
-    GAME_COLUMNS,
-    AnalysisError,
-    load_experiment,
-    load_games,
-)
-from evo_mastermind.analysis.stats import (
-    compact_letters,
-    group_exceptions,
-    holm_adjust,
-    pairwise_tests,
-    paper_groups,
-    significant_pairs,
-)
-from evo_mastermind.analysis.summary import (
-    SUMMARY_COLUMNS,
-    grouped_summary,
-    run_means,
-    summary_table,
-)
-from evo_mastermind.paths import find_project_root
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from evo_mastermind.analysis.kinds import PLOT_KINDS, PlotKind
+    from evo_mastermind.analysis.plots import (
+        OKABE_ITO,
+        make_figure,
+        plot_cumulative,
+        plot_distribution,
+        plot_evaluations,
+        plot_heatmap,
+        plot_results,
+        save_figure,
+    )
+    from evo_mastermind.analysis.published import (
+        compare_with_published,
+        load_published,
+        published_sections,
+        verdict,
+    )
+    from evo_mastermind.analysis.report import Report, build_report, write_report
+    from evo_mastermind.analysis.results import (
+        GAME_COLUMNS,
+        AnalysisError,
+        load_experiment,
+        load_games,
+    )
+    from evo_mastermind.analysis.stats import (
+        compact_letters,
+        group_exceptions,
+        holm_adjust,
+        pairwise_tests,
+        paper_groups,
+        significant_pairs,
+    )
+    from evo_mastermind.analysis.summary import (
+        SUMMARY_COLUMNS,
+        grouped_summary,
+        run_means,
+        summary_table,
+    )
+    from evo_mastermind.paths import find_project_root
+
+# Names resolve on first use (PEP 562): pandas, scipy and matplotlib load when used.
+_EXPORTS = {
+    "OKABE_ITO": "evo_mastermind.analysis.plots",
+    "PLOT_KINDS": "evo_mastermind.analysis.kinds",
+    "PlotKind": "evo_mastermind.analysis.kinds",
+    "make_figure": "evo_mastermind.analysis.plots",
+    "plot_cumulative": "evo_mastermind.analysis.plots",
+    "plot_distribution": "evo_mastermind.analysis.plots",
+    "plot_evaluations": "evo_mastermind.analysis.plots",
+    "plot_heatmap": "evo_mastermind.analysis.plots",
+    "plot_results": "evo_mastermind.analysis.plots",
+    "save_figure": "evo_mastermind.analysis.plots",
+    "compare_with_published": "evo_mastermind.analysis.published",
+    "load_published": "evo_mastermind.analysis.published",
+    "published_sections": "evo_mastermind.analysis.published",
+    "verdict": "evo_mastermind.analysis.published",
+    "Report": "evo_mastermind.analysis.report",
+    "build_report": "evo_mastermind.analysis.report",
+    "write_report": "evo_mastermind.analysis.report",
+    "GAME_COLUMNS": "evo_mastermind.analysis.results",
+    "AnalysisError": "evo_mastermind.analysis.results",
+    "load_experiment": "evo_mastermind.analysis.results",
+    "load_games": "evo_mastermind.analysis.results",
+    "compact_letters": "evo_mastermind.analysis.stats",
+    "group_exceptions": "evo_mastermind.analysis.stats",
+    "holm_adjust": "evo_mastermind.analysis.stats",
+    "pairwise_tests": "evo_mastermind.analysis.stats",
+    "paper_groups": "evo_mastermind.analysis.stats",
+    "significant_pairs": "evo_mastermind.analysis.stats",
+    "SUMMARY_COLUMNS": "evo_mastermind.analysis.summary",
+    "grouped_summary": "evo_mastermind.analysis.summary",
+    "run_means": "evo_mastermind.analysis.summary",
+    "summary_table": "evo_mastermind.analysis.summary",
+    "find_project_root": "evo_mastermind.paths",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import an exported name from its module the first time it is asked for."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "GAME_COLUMNS",

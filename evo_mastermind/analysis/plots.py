@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from evo_mastermind.analysis.kinds import PLOT_KINDS as PLOT_KINDS  # re-exported for callers
 from evo_mastermind.analysis.results import (
     AnalysisError,
     blocks,
@@ -25,9 +26,6 @@ from evo_mastermind.analysis.results import (
     require_columns,
     size_text,
 )
-
-PlotKind = Literal["distribution", "cumulative", "evaluations", "heatmap"]
-PLOT_KINDS: tuple[str, ...] = get_args(PlotKind)
 
 OKABE_ITO = (
     "#E69F00",  # orange

@@ -34,7 +34,6 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 from pydantic import Field
-from scipy import sparse
 
 from evo_mastermind.codes import Code, CodeSpace
 from evo_mastermind.game import InconsistentResponsesError
@@ -266,6 +265,8 @@ class JointPlayer(Player):
         )
         mean_chance = weight @ chance
         explicit = belief.zone[:, positions].T  # (positions, colours)
+        from scipy import sparse  # heavy; only this player needs it
+
         # One-hot of (position, entry) per sampled row: grouping rows is one sparse product.
         slots = (np.arange(positions.size) * (colors + 1))[None, :] + entries
         width = positions.size * (colors + 1)

@@ -21,16 +21,10 @@ from pydantic import PositiveInt
 
 from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
 from evo_mastermind.game import InconsistentResponsesError
-from evo_mastermind.partitions import (
-    PARTITION_SCORES,
-    Scores,
-    best_indices,
-    local_entropy,
-    scored_partition_counts,
-)
+from evo_mastermind.partitions import Scores, best_indices, local_entropy
 from evo_mastermind.players.base import Player, PlayerParams, Preset, register_player
 from evo_mastermind.scoring import Response, indexed_scorer
-from evo_mastermind.symmetry import multiplicity_classes, unplayed_colour_classes
+from evo_mastermind.symmetry import CodeClasses, colour_classes, multiplicity_classes
 
 Indices = npt.NDArray[np.int64]
 Ties = Literal["random", "lexicographic"]
@@ -51,6 +45,12 @@ PAPER_PRESETS = MappingProxyType(
 
 NODE_LIMIT = 2_000_000
 """Cached positions kept before the cache is cleared, bounding memory on long runs."""
+
+SCAN_PAIRS = 1 << 18
+"""Guess-candidate pairs scored between two checks for a perfect splitter."""
+
+CLASSES_FROM = 2000
+"""Consistent sets from this size are scored once per symmetry class (smaller: directly)."""
 
 
 class OnePlyParams(PlayerParams):
@@ -110,6 +110,8 @@ class OnePlyPlayer(Player):
         self._position = self._root
         self._last_guess = -1
         self._last_code: Code | None = None
+        # The responses of the last (position, guess) told: a tree build tells every response.
+        self._answers: tuple[Position, int, npt.NDArray[np.unsignedinteger]] | None = None
 
     @classmethod
     def check_game(cls, space: CodeSpace, params: PlayerParams) -> None:
@@ -171,7 +173,9 @@ class OnePlyPlayer(Player):
         position = self._position
         child = position.children.get((index, packed))
         if child is None:
-            answers = self.scorer.responses(index, position.consistent)
+            if self._answers is None or self._answers[:2] != (position, index):
+                self._answers = (position, index, self.scorer.responses(index, position.consistent))
+            answers = self._answers[2]
             child = Position(position.consistent[answers == packed], (*position.played, index))
             self._remember(position, (index, packed), child)
         if child.consistent.size == 0:
@@ -201,18 +205,37 @@ class OnePlyPlayer(Player):
         if position is self._root:
             return self._best_on_empty_board()
         if self.settings.pool == "consistent":
-            return self._tied(consistent, self.score(consistent, consistent, position))
+            small = consistent.size < CLASSES_FROM
+            classes = None if small else self._classes(position)
+            return self._tied(consistent, self._score_consistent(position, classes))
         return self._prefer_consistent(
-            self._tied(None, self._score_every_code(position)), consistent
+            self._tied(None, self._score_every_code(position, self._classes(position))),
+            consistent,
         )
 
-    def _score_every_code(self, position: Position) -> Scores:
-        """Scores of every code, computed once per class of codes the position cannot tell apart."""
+    def _classes(self, position: Position) -> CodeClasses | None:
+        """Classes of codes this position cannot tell apart (unplayed and zero colours)."""
         played = frozenset(self.scorer.codes[list(position.played)].ravel().tolist())
-        classes = unplayed_colour_classes(self.space, played)
+        present = self.scorer.counts[position.consistent].any(axis=0)
+        zero = frozenset(np.flatnonzero(~present).tolist())
+        return colour_classes(self.space, played, zero)
+
+    def _score_every_code(self, position: Position, classes: CodeClasses | None) -> Scores:
+        """Scores of every code, computed once per class of codes the position cannot tell apart."""
         if classes is None:
             return self.score(None, position.consistent, position)
         return self.score(classes.representatives, position.consistent, position)[classes.of_code]
+
+    def _score_consistent(self, position: Position, classes: CodeClasses | None) -> Scores:
+        """Scores of the consistent codes, once per class (a class is consistent as a whole)."""
+        consistent = position.consistent
+        if classes is None:
+            return self.score(consistent, consistent, position)
+        # Consistent codes are sorted, so each class's first member is its representative.
+        _, first, of_class = np.unique(
+            classes.of_code[consistent], return_index=True, return_inverse=True
+        )
+        return self.score(consistent[first], consistent, position)[of_class.ravel()]
 
     def _best_on_sample(self, position: Position) -> Indices:
         """Best guesses when only a random subset of μ consistent codes is scored."""
@@ -264,30 +287,76 @@ class PartitionPlayer(OnePlyPlayer):
     always_consistent_below = 2
 
     def _best(self, position: Position) -> Indices:
-        """As the engine, but skip scoring every code when a consistent guess splits perfectly.
+        """As the engine, but stop scoring as soon as a perfect splitter decides the move.
 
         A guess that leaves every candidate in a part of its own attains the optimum of every
-        partition score, and consistent guesses win ties, so those consistent codes are the
-        whole answer.
+        partition score and consistent guesses win ties, so consistent perfect splitters are
+        the whole answer. Without one, a player with lexicographic ties plays the first
+        perfect splitter of the pool (the first of its class is the class's representative),
+        so the scan over the pool stops there (Ville 2013; Magruder's solver does the same).
         """
         consistent = position.consistent
         if (
-            self.settings.pool == "all"
-            and position is not self._root
-            and consistent.size > self.always_consistent_below
+            self.settings.pool != "all"
+            or position is self._root
+            or consistent.size <= self.always_consistent_below
         ):
-            counts = scored_partition_counts(
-                self.scorer, consistent, consistent, self.space.n_responses
-            )
-            perfect = np.count_nonzero(counts, axis=1) == consistent.size
-            if perfect.any():
-                return consistent[perfect]
-        return super()._best(position)
+            return super()._best(position)
+        _, parts = self._partition(consistent, consistent, "most_parts")
+        perfect = parts == consistent.size
+        if perfect.any():
+            return consistent[perfect]
+        classes = self._classes(position)
+        pool = (
+            np.arange(self.space.size, dtype=np.int64)
+            if classes is None
+            else classes.representatives
+        )
+        if self.deterministic and consistent.size <= self.space.n_responses:
+            first, scores = self._scan_for_perfect(pool, consistent)
+            if first is not None:
+                return np.array([first], dtype=np.int64)
+        else:
+            scores, _ = self._partition(pool, consistent, self.heuristic)
+        every = scores if classes is None else scores[classes.of_code]
+        return self._prefer_consistent(self._tied(None, every), consistent)
+
+    def _scan_for_perfect(self, pool: Indices, candidates: Indices) -> tuple[int | None, Scores]:
+        """The first perfect splitter of the pool, or none and every guess's score."""
+        # Blocks that double: an early splitter costs little, a full scan few calls.
+        block, largest = 64, max(64, SCAN_PAIRS // max(1, candidates.size))
+        scores = []
+        start = 0
+        while start < pool.size:
+            guesses = pool[start : start + block]
+            part_scores, parts = self._partition(guesses, candidates, self.heuristic)
+            hit = np.flatnonzero(parts == candidates.size)
+            if hit.size:
+                return int(guesses[hit[0]]), part_scores
+            scores.append(part_scores)
+            start += block
+            block = min(2 * block, largest)
+        return None, np.concatenate(scores)
+
+    def _partition(
+        self, guesses: Indices, candidates: Indices, heuristic: str
+    ) -> tuple[Scores, npt.NDArray[np.int64]]:
+        """Scores under ``heuristic`` and numbers of parts of each guess (compiled kernel)."""
+        from evo_mastermind.kernels import pool_scores  # compiled: loaded on first use
+
+        return pool_scores(
+            self.scorer.codes,
+            self.scorer.counts,
+            guesses,
+            candidates,
+            self.space.n_responses,
+            heuristic,
+        )
 
     def score(self, guesses: Indices | None, candidates: Indices, position: Position) -> Scores:
         """Partition score of each guess: entropy, parts, expected or worst-case size."""
-        counts = scored_partition_counts(self.scorer, guesses, candidates, self.space.n_responses)
-        return PARTITION_SCORES[self.heuristic](counts)
+        pool = np.arange(self.space.size, dtype=np.int64) if guesses is None else guesses
+        return self._partition(pool, candidates, self.heuristic)[0]
 
 
 @register_player("entropy")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from evo_mastermind.players import known_player
+from evo_mastermind.players.cost import EXHAUSTIVE_PLAYERS, exhaustive_seconds
 from evo_mastermind.runner.config import ConfigError, ExpandedEntry, ExperimentConfig, PlanLimits
 from evo_mastermind.runner.sources import GameSize, SecretSource
 from evo_mastermind.seeding import stream_rng
@@ -115,15 +116,6 @@ def _plugins_for(config: ExperimentConfig, player: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*config.plugins, *own]))
 
 
-EXHAUSTIVE_PLAYERS = frozenset(
-    {"entropy", "most_parts", "expected_size", "worst_case", "random", "local_entropy", "knuth"}
-)
-"""Players that score guesses against the consistent set (or every code): cost grows
-with the square of the space."""
-
-PAIRS_PER_SECOND = 5e8
-"""Guess-code scorings a core does in a second: fitted to knuth on (6,9), 105 s a game."""
-
 KEY_BYTES = 400
 """Memory a planned game takes (its key and secret strings) before it is played."""
 
@@ -172,20 +164,6 @@ def estimate_plan(config: ExperimentConfig) -> PlanEstimate:
                     f"{entry.label} on ({space.pegs},{space.colors}): ~{per_game:,.1f} s a game"
                 )
     return PlanEstimate(len(entries), games, games * KEY_BYTES + player_memory, seconds, slowest)
-
-
-def exhaustive_seconds(player: str, params: dict[str, object], size: int) -> float:
-    """A rough model of one exhaustive game's seconds.
-
-    Its second guess scores the consistent set left by the first (about a fifth of the
-    space) against the guess pool; that dominates the game.
-    """
-    consistent = size / 5
-    mu = params.get("mu")
-    if isinstance(mu, int):
-        consistent = min(consistent, mu)
-    pool = size if player == "knuth" or params.get("pool") == "all" else size / 5
-    return consistent * pool / PAIRS_PER_SECOND
 
 
 def machine_memory() -> int:

@@ -58,3 +58,46 @@ def test_tree_refusals(tmp_path: Path) -> None:
     garbage.write_text("{not json")
     with pytest.raises(InvalidGameError, match="cannot read decision tree"):
         DecisionTree.load(garbage)
+
+
+SOLVER_SETTINGS = {"ties": "lexicographic", "pool": "all"}
+
+
+@pytest.mark.parametrize(
+    ("name", "first", "total", "longest"),
+    [
+        ("knuth", "AABB", 5801, 5),
+        ("most_parts", "AABC", 5668, 6),
+        ("expected_size", "AABB", 5764, 5),
+        ("entropy", "AABC", 5680, 6),
+    ],
+)
+def test_trees_with_the_settings_of_magruders_solver(
+    name: str, first: str, total: int, longest: int
+) -> None:
+    # All-codes pool, lexicographic ties; the totals of Magruder's C++ solver (Entropy there
+    # ranks float32 scores: 4.3835, ours 4.3827).
+    options = (
+        {"first_guess": first} if name == "knuth" else {**SOLVER_SETTINGS, "first_guess": first}
+    )
+    counts = build_tree(make_player(name, SPACE, options)).guess_counts()
+    assert (int(counts.sum()), int(counts.max())) == (total, longest)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "total", "longest"),
+    [
+        ("knuth", 183775, 7),
+        ("most_parts", 181834, 8),
+        ("expected_size", 180200, 7),
+        ("entropy", 179704, 7),
+    ],
+)
+def test_five_eight_trees_keep_their_totals(name: str, total: int, longest: int) -> None:
+    space = CodeSpace(5, 8)
+    options = {"first_guess": "AABBC"}
+    if name != "knuth":
+        options.update(SOLVER_SETTINGS)
+    counts = build_tree(make_player(name, space, options)).guess_counts()
+    assert (int(counts.sum()), int(counts.max())) == (total, longest)

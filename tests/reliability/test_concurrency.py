@@ -162,7 +162,7 @@ def _alive(pid: int) -> bool:
     [
         ("entropy", (7, 9), r"estimate: about [\d,.]+ h .*Entropy on \(7,9\)"),
         ("knuth", (8, 7), r"estimate: about [\d,.]+ h .*Knuth on \(8,7\)"),
-        ("knuth", (6, 9), r"Knuth on \(6,9\): ~[\d,.]+ s a game"),
+        ("knuth", (7, 7), r"Knuth on \(7,7\): ~[\d,.]+ s a game"),
     ],
 )
 def test_long_exhaustive_plans_announce_their_estimate(

@@ -155,7 +155,7 @@ def test_a_long_exhaustive_game_says_its_estimate_first(
 
     monkeypatch.setattr(cli_module, "_play_interactive", stop)
     status, _, err = cli(
-        "play", "--interactive", "--pegs", "6", "--colors", "9", "--player", "knuth"
+        "play", "--interactive", "--pegs", "7", "--colors", "7", "--player", "knuth"
     )
     assert status == 2
     assert err.splitlines()[0].startswith("evo-mastermind: estimate: about")

@@ -13,7 +13,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from evo_mastermind import cli as cli_module
 from evo_mastermind.runner import TIMING_COLUMNS, ResultsDir
 from tests.reliability.conftest import Cli, Failure, snapshot, write_yaml
 
@@ -277,7 +276,7 @@ def test_a_dead_worker_is_one_line(
     def broken(*args: object, **kwargs: object) -> None:
         raise BrokenProcessPool("A process in the process pool was terminated abruptly")
 
-    monkeypatch.setattr(cli_module, "run_experiment", broken)
+    monkeypatch.setattr("evo_mastermind.runner.run_experiment", broken)  # the CLI imports it late
     before = snapshot(played)
     fails(
         "run",

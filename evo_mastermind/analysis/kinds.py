@@ -1,0 +1,8 @@
+"""The kinds of plot, apart from the plotting code so the command line lists them cheaply."""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+PlotKind = Literal["distribution", "cumulative", "evaluations", "heatmap"]
+PLOT_KINDS: tuple[str, ...] = get_args(PlotKind)
