@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 from deap import base, tools
 
 from evo_mastermind.codes import Codes, CodeSpace
@@ -56,19 +55,6 @@ class SearchSettings:
     mutation_probability: float = 0.8
     swap_probability: float = 0.3
     max_stagnant_generations: int = 30
-
-
-Found = Callable[[Codes], npt.NDArray[np.bool_]]
-"""Which of some consistent codes the caller already has (an archive's membership test)."""
-
-
-def found_mask(codes: Codes, distance: Distances, found: Found) -> npt.NDArray[np.bool_]:
-    """Which codes are consistent and already found (only the consistent ones are asked)."""
-    mask = np.zeros(codes.shape[0], dtype=bool)
-    consistent = np.flatnonzero(distance == 0)
-    if consistent.size:
-        mask[consistent] = found(codes[consistent])
-    return mask
 
 
 @dataclass(frozen=True)
@@ -112,7 +98,6 @@ class PopulationSearch(ABC):
         self.settings = settings
         self.evaluator = evaluator
         self.restarts = 0
-        self._found: Found | None = None  # the caller's test of this move's found codes
         self.reset()
 
     @abstractmethod
@@ -120,15 +105,11 @@ class PopulationSearch(ABC):
         """Forget the population and the restart count (a new game)."""
 
     @abstractmethod
-    def generations(
-        self, rng: np.random.Generator, seeds: Codes | None = None, found: Found | None = None
-    ) -> Iterator[Batch]:
+    def generations(self, rng: np.random.Generator, seeds: Codes | None = None) -> Iterator[Batch]:
         """Evolve for as long as the caller keeps iterating; yield every evaluated batch.
 
         The first batch is the move's starting population: ``seeds`` first, then the previous
-        population, then random codes up to the population size. Consistent codes ``found``
-        says the caller already has rank behind every other code when survivors are chosen,
-        so the population spends its places looking for new ones.
+        population, then random codes up to the population size.
         """
 
 
@@ -160,11 +141,8 @@ class ConsistencySearch(PopulationSearch):
         self.population = []
         self.restarts = 0
 
-    def generations(
-        self, rng: np.random.Generator, seeds: Codes | None = None, found: Found | None = None
-    ) -> Iterator[Batch]:
+    def generations(self, rng: np.random.Generator, seeds: Codes | None = None) -> Iterator[Batch]:
         """Evolve for as long as the caller keeps iterating; yield every evaluated batch."""
-        self._found = found
         yield self._start_move(rng, seeds)
         settings = self.settings
         best = min(ind.fitness.values[0] for ind in self.population)
@@ -224,18 +202,11 @@ class ConsistencySearch(PopulationSearch):
         return Batch(codes, distance)
 
     def _survivors(self, individuals: list[Any]) -> list[Any]:
-        """The best distinct codes, ties broken at random, codes already found last."""
+        """The best distinct codes, ties broken at random."""
         pool = self._distinct(individuals)
         self.random.shuffle(pool)  # selBest sorts stably: shuffle so ties fall at random
         size = min(len(pool), self.settings.population_size)
-        if self._found is None or not pool:
-            return list(self.toolbox.survivors(pool, size))
-        distance = np.array([individual.fitness.values[0] for individual in pool])
-        known = found_mask(codes_of(pool), distance, self._found).tolist()
-        fresh = [individual for individual, old in zip(pool, known, strict=True) if not old]
-        chosen = list(self.toolbox.survivors(fresh, min(len(fresh), size)))
-        rest = [individual for individual, old in zip(pool, known, strict=True) if old]
-        return chosen + list(self.toolbox.survivors(rest, size - len(chosen)))
+        return list(self.toolbox.survivors(pool, size))
 
     @staticmethod
     def _distinct(individuals: list[Any]) -> list[Any]:

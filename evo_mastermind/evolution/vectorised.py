@@ -5,7 +5,7 @@ mutation recolouring one peg or swapping two, survivors among the distinct codes
 and offspring, restart after stagnation — with the population held as one numpy array and
 every operator applied to all individuals in a few array operations. DEAP's per-individual
 objects cost about 25 µs per individual and generation; this costs one or two, which is what
-lets the archive player run restarts on the largest games within seconds. It draws only from
+lets the archive player search the largest games within seconds. It draws only from
 the game's numpy generator. The DEAP version stays the readable reference (and the ``ga``
 player's engine); both yield the same :class:`Batch` stream to the player.
 """
@@ -13,7 +13,6 @@ player's engine); both yield the same :class:`Batch` stream to the player.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -21,13 +20,7 @@ import numpy.typing as npt
 from evo_mastermind.codes import Codes, CodeSpace
 from evo_mastermind.evolution.fitness import CountingEvaluator, Distances, first_occurrences
 from evo_mastermind.evolution.neighbourhood import distinct_rows
-from evo_mastermind.evolution.search import (
-    Batch,
-    Found,
-    PopulationSearch,
-    SearchSettings,
-    found_mask,
-)
+from evo_mastermind.evolution.search import Batch, PopulationSearch, SearchSettings
 
 
 class VectorisedSearch(PopulationSearch):
@@ -47,11 +40,8 @@ class VectorisedSearch(PopulationSearch):
         self.distance = np.zeros(0, np.int64)
         self.restarts = 0
 
-    def generations(
-        self, rng: np.random.Generator, seeds: Codes | None = None, found: Found | None = None
-    ) -> Iterator[Batch]:
+    def generations(self, rng: np.random.Generator, seeds: Codes | None = None) -> Iterator[Batch]:
         """Evolve for as long as the caller keeps iterating; yield every evaluated batch."""
-        self._found = found
         yield self._fill(rng, seeds, self.population)
         best = int(self.distance.min())
         stagnant = 0
@@ -136,12 +126,9 @@ class VectorisedSearch(PopulationSearch):
         return children, changed
 
     def _survive(self, rng: np.random.Generator, codes: Codes, distance: Distances) -> None:
-        """Keep the best distinct codes, ties broken at random, codes already found last."""
+        """Keep the best distinct codes, ties broken at random."""
         first = first_occurrences(codes)
-        keys: list[npt.NDArray[Any]] = [rng.random(first.size), distance[first]]
-        if self._found is not None:
-            keys.append(found_mask(codes[first], distance[first], self._found))
-        order = first[np.lexsort(keys)]
+        order = first[np.lexsort([rng.random(first.size), distance[first]])]
         kept = order[: self.settings.population_size]
         self.population = codes[kept]
         self.distance = distance[kept]

@@ -19,10 +19,11 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic
 
 import numpy as np
 from pydantic import Field, PositiveInt
+from typing_extensions import TypeVar
 
 from evo_mastermind.codes import Code, Codes, CodeSpace, InvalidGameError
 from evo_mastermind.evolution.archive import outside
@@ -71,18 +72,19 @@ class _BestSoFar:
             self.code, self.distance = codes[best].copy(), float(distance[best])
 
 
-class EvolutionaryPlayer(Player):
+EvolutionaryT = TypeVar("EvolutionaryT", bound=EvolutionaryParams, covariant=True)
+
+
+class EvolutionaryPlayer(Player[EvolutionaryT], Generic[EvolutionaryT]):
     """What the evolutionary players share: first guess, history, counts, seeding, the cap."""
 
     Params: ClassVar[type[PlayerParams]] = EvolutionaryParams
     default_first_guess: ClassVar[str] = "aabc"
     """First-guess pattern (:meth:`CodeSpace.patterned_code`) when none is given."""
 
-    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+    def __init__(self, space: CodeSpace, params: EvolutionaryT | None = None) -> None:
         super().__init__(space, params)
-        assert isinstance(self.params, EvolutionaryParams)
-        self.options: EvolutionaryParams = self.params
-        text = self.options.first_guess
+        text = self.params.first_guess
         try:
             self.first_guess = (
                 space.patterned_code(self.default_first_guess)
@@ -140,7 +142,7 @@ class EvolutionaryPlayer(Player):
     def over_cap(self) -> bool:
         """Whether this move has used up its evaluations."""
         spent = self.evaluator.evaluations - self._move_start_evaluations
-        return spent >= self.options.max_evaluations_per_guess
+        return spent >= self.params.max_evaluations_per_guess
 
     def capped(self, best: _BestSoFar) -> Code:
         """Play the code nearest to consistency after the cap, and count it."""
@@ -181,7 +183,7 @@ class EDAParams(EvolutionaryParams):
 
 
 @register_player("eda")
-class EDAPlayer(EvolutionaryPlayer):
+class EDAPlayer(EvolutionaryPlayer[EDAParams]):
     """Univariate EDA that plays as soon as its population holds a consistent code.
 
     With ``f_local_entropy`` it plays the consistent code of highest local entropy in that
@@ -204,24 +206,21 @@ class EDAPlayer(EvolutionaryPlayer):
     Params = EDAParams
     default_first_guess = "aabb"
 
-    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+    def __init__(self, space: CodeSpace, params: EDAParams | None = None) -> None:
         super().__init__(space, params)
-        assert isinstance(self.params, EDAParams)
-        self.eda_options: EDAParams = self.params
         self.strategy = UnivariateEDA(
             space.pegs,
             space.colors,
-            self.eda_options.population_size,
-            self.eda_options.replacement_rate,
-            self.eda_options.smoothing,
-            self.eda_options.fitness,
+            self.params.population_size,
+            self.params.replacement_rate,
+            self.params.smoothing,
+            self.params.fitness,
             self.random,
         )
         self.toolbox = make_eda_toolbox(self.strategy)
 
     def needs_local_entropy(self) -> bool:
         """Only ``f_local_entropy`` needs ``s``."""
-        assert isinstance(self.params, EDAParams)
         return self.params.fitness == "f_local_entropy"
 
     def reset_game(self) -> None:
@@ -257,7 +256,7 @@ class EDAPlayer(EvolutionaryPlayer):
                 smallest, stagnant = best.distance, 0
             else:
                 stagnant += 1
-            if stagnant >= self.options.max_stagnant_generations:
+            if stagnant >= self.params.max_stagnant_generations:
                 self.strategy.restart(self._rng)
                 stagnant = 0
 
@@ -298,14 +297,16 @@ class GAParams(EvolutionaryParams):
         )
 
 
-class _SearchPlayer(EvolutionaryPlayer):
+SearchT = TypeVar("SearchT", bound=GAParams, covariant=True)
+
+
+class _SearchPlayer(EvolutionaryPlayer[SearchT], Generic[SearchT]):
     """A player driving a :class:`PopulationSearch` (see :meth:`make_search`)."""
 
     Params: ClassVar[type[PlayerParams]] = GAParams
 
-    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+    def __init__(self, space: CodeSpace, params: SearchT | None = None) -> None:
         super().__init__(space, params)
-        assert isinstance(self.params, GAParams)
         self.search = self.make_search(self.params.search_settings())
 
     def make_search(self, settings: SearchSettings) -> PopulationSearch:
@@ -318,7 +319,7 @@ class _SearchPlayer(EvolutionaryPlayer):
 
 
 @register_player("ga")
-class GAPlayer(_SearchPlayer):
+class GAPlayer(_SearchPlayer[GAParams]):
     """A DEAP genetic algorithm that plays the first consistent code it finds (fitness ``f``)."""
 
     def after_response(self, guess: Code, response: Response) -> None:
