@@ -3,8 +3,11 @@
 A (μ+λ) genetic algorithm on DEAP minimising the distance to consistency ``f``: tournament
 selection, two-point crossover, mutation of one peg to another colour or a swap of two pegs
 (:mod:`evo_mastermind.evolution.operators`), and survivors chosen among the distinct codes
-of parents and offspring. The player owns the loop: :meth:`ConsistencySearch.generations`
-yields each evaluated batch, and the player stops iterating when it has what it needs.
+of parents and offspring. The player owns the loop: :meth:`PopulationSearch.generations`
+yields each evaluated batch, and the player stops iterating when it has what it needs. The
+``ga``, ``archive`` and ``eda`` players drive every search this one way (the numpy engine,
+:mod:`.vectorised`, and the EDA, :class:`evo_mastermind.evolution.eda.EDASearch`, present the
+same protocol).
 Every batch is evaluated through the game's :class:`CountingEvaluator`, so every
 evaluation is counted. The DEAP search draws from its own :class:`random.Random`, which the
 player reseeds from each game's generator; nothing reads or writes the global ``random``.
@@ -22,7 +25,7 @@ import numpy as np
 from deap import base, tools
 
 from evo_mastermind.codes import Codes, CodeSpace
-from evo_mastermind.evolution.fitness import CountingEvaluator, Distances, code_keys
+from evo_mastermind.evolution.fitness import CountingEvaluator, Distances, Scores, code_keys
 from evo_mastermind.evolution.individuals import (
     assign_fitness,
     clone,
@@ -59,10 +62,17 @@ class SearchSettings:
 
 @dataclass(frozen=True)
 class Batch:
-    """Codes evaluated in one generation, with their distances to consistency."""
+    """Codes evaluated in one generation, with their distances to consistency.
+
+    Attributes:
+        codes: the codes, one per row.
+        distance: ``f`` of each code.
+        entropy: the local entropy ``s`` of each code, when the search's fitness needs it.
+    """
 
     codes: Codes
     distance: Distances
+    entropy: Scores | None = None
 
 
 def make_toolbox(colors: int, settings: SearchSettings, rng: random.Random) -> base.Toolbox:

@@ -27,10 +27,9 @@ from typing_extensions import TypeVar
 
 from evo_mastermind.codes import Code, Codes, CodeSpace, InvalidGameError
 from evo_mastermind.evolution.archive import outside
-from evo_mastermind.evolution.eda import UnivariateEDA
-from evo_mastermind.evolution.eda import make_toolbox as make_eda_toolbox
+from evo_mastermind.evolution.eda import EDASearch, UnivariateEDA
 from evo_mastermind.evolution.fitness import CountingEvaluator, Distances, History
-from evo_mastermind.evolution.individuals import FitnessKind, assign_fitness, codes_of
+from evo_mastermind.evolution.individuals import FitnessKind
 from evo_mastermind.evolution.search import ConsistencySearch, PopulationSearch, SearchSettings
 from evo_mastermind.game import PlayerStats
 from evo_mastermind.players.base import Player, PlayerParams, Preset, register_player
@@ -217,7 +216,11 @@ class EDAPlayer(EvolutionaryPlayer[EDAParams]):
             self.params.fitness,
             self.random,
         )
-        self.toolbox = make_eda_toolbox(self.strategy)
+        settings = SearchSettings(
+            population_size=self.params.population_size,
+            max_stagnant_generations=self.params.max_stagnant_generations,
+        )
+        self.search = EDASearch(space, settings, self.evaluator, self.strategy)
 
     def needs_local_entropy(self) -> bool:
         """Only ``f_local_entropy`` needs ``s``."""
@@ -234,31 +237,14 @@ class EDAPlayer(EvolutionaryPlayer[EDAParams]):
     def next_guess(self) -> Code:
         """Generate, evaluate, update until a generation holds a consistent code."""
         best = _BestSoFar(self.history.guesses)
-        smallest = np.inf
-        stagnant = 0
-        while True:
-            population = self.toolbox.generate()
-            stale = [individual for individual in population if not individual.fitness.valid]
-            codes = codes_of(stale)
-            evaluation = self.evaluator.evaluate(codes)
-            if evaluation.entropy is not None:
-                assign_fitness(stale, evaluation.local_entropy_fitness.tolist())
-            else:
-                assign_fitness(stale, evaluation.distance.tolist())
-            self.toolbox.update(population)
-            consistent = np.flatnonzero(evaluation.consistent)
+        for batch in self.search.generations(self._rng):
+            consistent = np.flatnonzero(batch.distance == 0)
             if consistent.size:
-                return codes[self._pick(consistent, evaluation.entropy)].copy()
-            best.update(codes, evaluation.distance)
+                return batch.codes[self._pick(consistent, batch.entropy)].copy()
+            best.update(batch.codes, batch.distance)
             if self.over_cap():
-                return self.capped(best)
-            if best.distance < smallest:
-                smallest, stagnant = best.distance, 0
-            else:
-                stagnant += 1
-            if stagnant >= self.params.max_stagnant_generations:
-                self.strategy.restart(self._rng)
-                stagnant = 0
+                break
+        return self.capped(best)
 
     def _pick(self, consistent: Any, entropy: Any) -> int:
         if entropy is not None:
