@@ -62,7 +62,9 @@ EFFECTS: dict[tuple[str, str], Effect] = {
     **{("archive", option): effect for option, effect in GENETIC.items()},
     ("archive", "mu"): Effect(5),
     ("archive", "heuristic"): Effect("worst_case"),
-    ("archive", "heuristic_when_full"): Effect("worst_case", {"mu": 3}, (5, 8), 3),
+    ("archive", "heuristic_when_full"): Effect(
+        "expected_size", {"mu": 20, "heuristic": "worst_case"}, (4, 6), 6
+    ),
     ("archive", "play"): Effect("all"),
     ("archive", "max_generations_without_new"): Effect(1, {"mu": 200}),
     ("archive", "search"): Effect("deap"),
@@ -72,7 +74,7 @@ EFFECTS: dict[tuple[str, str], Effect] = {
     ("archive", "pool_limit"): Effect(5, {"play": "all"}),
     ("archive", "lookahead_width"): Effect(1, {"heuristic": "lookahead"}),
     ("archive", "remaining_a"): Effect(0.0, {"heuristic": "lookahead", "lookahead_width": 30}),
-    ("archive", "remaining_b"): Effect(3.0, {"heuristic": "lookahead", "lookahead_width": 30}),
+    ("archive", "remaining_b"): Effect(5.0, {"heuristic": "lookahead", "mu": 100}, (4, 6), 6),
     **{
         ("eda", option): GENETIC[option]
         for option in (
@@ -93,7 +95,7 @@ EFFECTS: dict[tuple[str, str], Effect] = {
     ("joint", "max_probes"): Effect(1, {}, (6, 9), 4),
     ("joint", "group_tests"): Effect(False, {}, (6, 9), 4),
     ("rao", "color_order"): Effect("random"),
-    ("rao", "variant"): Effect("fbi"),
+    ("rao", "variant"): Effect("fbi", {}, (6, 9), 4),
 }
 REFUSALS: dict[tuple[str, str], Any] = {
     # Local entropy ranks candidate codes, not partitions: only consistent codes are scored.
@@ -127,12 +129,9 @@ def games(name: str, options: dict[str, Any], effect: Effect) -> list[tuple[obje
 
 UNSHOWN = {
     # No game here shows these yet (issue #17: find a setting that does, or drop the option).
-    ("archive", "heuristic_when_full"),
-    ("archive", "remaining_b"),
     ("fcol", "region_prune_below"),
     ("joint", "probe_sample"),
     ("joint", "row_cap"),
-    ("rao", "variant"),
     # Random scores every guess alike and consistent codes win ties: pool may be inert here.
     ("random", "pool"),
 }
