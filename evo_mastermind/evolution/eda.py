@@ -5,21 +5,33 @@ Runarsson & Merelo 2009, section 4: a population of 200 and a replacement rate o
 for each peg, the frequency of every colour among them; :meth:`generate` returns the survivors
 followed by new codes drawn peg by peg from those frequencies. A little of the uniform distribution
 is mixed in so that no colour's probability ever reaches zero. As in DEAP's own EDA examples the
-strategy's methods are registered in a toolbox; the player runs the loop, so it can stop as soon as
-a guess is found. The strategy draws from the game's generators only (never the global
-``random``).
+strategy's methods are registered in a toolbox; :class:`EDASearch` runs them as a
+:class:`~evo_mastermind.evolution.search.PopulationSearch`, yielding each generation's evaluated
+codes, so the player drives it as the ``ga`` and ``archive`` players drive the genetic search and
+stops as soon as a guess is found. The strategy draws from the game's generators only (never the
+global ``random``).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from deap import base, tools
 
-from evo_mastermind.evolution.individuals import FitnessKind, codes_of, individuals_from_codes
+from evo_mastermind.codes import Codes, CodeSpace
+from evo_mastermind.evolution.archive import outside
+from evo_mastermind.evolution.fitness import CountingEvaluator
+from evo_mastermind.evolution.individuals import (
+    FitnessKind,
+    assign_fitness,
+    codes_of,
+    individuals_from_codes,
+)
+from evo_mastermind.evolution.search import Batch, PopulationSearch, SearchSettings
 
 Probabilities = npt.NDArray[np.float64]
 
@@ -106,3 +118,62 @@ def make_toolbox(strategy: UnivariateEDA) -> base.Toolbox:
     toolbox.register("generate", strategy.generate)
     toolbox.register("update", strategy.update)
     return toolbox
+
+
+class EDASearch(PopulationSearch):
+    """The EDA as a population search: each generation's newly evaluated codes, as a batch.
+
+    The population lives across the moves of a game (the survivors are re-evaluated against the
+    longer history). After ``max_stagnant_generations`` generations in which the nearest code
+    not yet played did not get nearer, the distribution starts again from uniform.
+
+    Args:
+        space: the game size (never enumerated).
+        settings: its ``max_stagnant_generations`` (the strategy holds the rest).
+        evaluator: the game's counting evaluator, which also holds the history.
+        strategy: the distribution and its survivors.
+    """
+
+    def __init__(
+        self,
+        space: CodeSpace,
+        settings: SearchSettings,
+        evaluator: CountingEvaluator,
+        strategy: UnivariateEDA,
+    ) -> None:
+        self.strategy = strategy
+        self.toolbox = make_toolbox(strategy)
+        super().__init__(space, settings, evaluator)
+
+    def reset(self) -> None:
+        """Forget the survivors and the distribution (a new game)."""
+        self.strategy.restart(self.strategy.rng)
+        self.restarts = 0
+
+    def generations(self, rng: np.random.Generator, seeds: Codes | None = None) -> Iterator[Batch]:
+        """Generate, evaluate, update; yield each generation's evaluated codes (no seeds)."""
+        played = self.evaluator.history.guesses
+        nearest = smallest = np.inf  # nearest code not yet played this move, and its record
+        stagnant = 0
+        while True:
+            population = self.toolbox.generate()
+            stale = [individual for individual in population if not individual.fitness.valid]
+            codes = codes_of(stale)
+            evaluation = self.evaluator.evaluate(codes)
+            if evaluation.entropy is not None:
+                assign_fitness(stale, evaluation.local_entropy_fitness.tolist())
+            else:
+                assign_fitness(stale, evaluation.distance.tolist())
+            self.toolbox.update(population)
+            yield Batch(codes, evaluation.distance, evaluation.entropy)
+            allowed = outside(codes, played) if codes.shape[0] else np.zeros(0, bool)
+            if allowed.any():
+                nearest = min(nearest, float(evaluation.distance[allowed].min()))
+            if nearest < smallest:
+                smallest, stagnant = nearest, 0
+            else:
+                stagnant += 1
+            if stagnant >= self.settings.max_stagnant_generations:
+                self.restarts += 1
+                self.strategy.restart(rng)
+                stagnant = 0

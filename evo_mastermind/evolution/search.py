@@ -3,8 +3,11 @@
 A (μ+λ) genetic algorithm on DEAP minimising the distance to consistency ``f``: tournament
 selection, two-point crossover, mutation of one peg to another colour or a swap of two pegs
 (:mod:`evo_mastermind.evolution.operators`), and survivors chosen among the distinct codes
-of parents and offspring. The player owns the loop: :meth:`ConsistencySearch.generations`
-yields each evaluated batch, and the player stops iterating when it has what it needs.
+of parents and offspring. The player owns the loop: :meth:`PopulationSearch.generations`
+yields each evaluated batch, and the player stops iterating when it has what it needs. The
+``ga``, ``archive`` and ``eda`` players drive every search this one way (the numpy engine,
+:mod:`.vectorised`, and the EDA, :class:`evo_mastermind.evolution.eda.EDASearch`, present the
+same protocol).
 Every batch is evaluated through the game's :class:`CountingEvaluator`, so every
 evaluation is counted. The DEAP search draws from its own :class:`random.Random`, which the
 player reseeds from each game's generator; nothing reads or writes the global ``random``.
@@ -14,16 +17,15 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 from deap import base, tools
 
 from evo_mastermind.codes import Codes, CodeSpace
-from evo_mastermind.evolution.fitness import CountingEvaluator, Distances, code_keys
+from evo_mastermind.evolution.fitness import CountingEvaluator, Distances, Scores, code_keys
 from evo_mastermind.evolution.individuals import (
     assign_fitness,
     clone,
@@ -58,25 +60,19 @@ class SearchSettings:
     max_stagnant_generations: int = 30
 
 
-Found = Callable[[Codes], npt.NDArray[np.bool_]]
-"""Which of some consistent codes the caller already has (an archive's membership test)."""
-
-
-def found_mask(codes: Codes, distance: Distances, found: Found) -> npt.NDArray[np.bool_]:
-    """Which codes are consistent and already found (only the consistent ones are asked)."""
-    mask = np.zeros(codes.shape[0], dtype=bool)
-    consistent = np.flatnonzero(distance == 0)
-    if consistent.size:
-        mask[consistent] = found(codes[consistent])
-    return mask
-
-
 @dataclass(frozen=True)
 class Batch:
-    """Codes evaluated in one generation, with their distances to consistency."""
+    """Codes evaluated in one generation, with their distances to consistency.
+
+    Attributes:
+        codes: the codes, one per row.
+        distance: ``f`` of each code.
+        entropy: the local entropy ``s`` of each code, when the search's fitness needs it.
+    """
 
     codes: Codes
     distance: Distances
+    entropy: Scores | None = None
 
 
 def make_toolbox(colors: int, settings: SearchSettings, rng: random.Random) -> base.Toolbox:
@@ -112,7 +108,6 @@ class PopulationSearch(ABC):
         self.settings = settings
         self.evaluator = evaluator
         self.restarts = 0
-        self._found: Found | None = None  # the caller's test of this move's found codes
         self.reset()
 
     @abstractmethod
@@ -120,15 +115,11 @@ class PopulationSearch(ABC):
         """Forget the population and the restart count (a new game)."""
 
     @abstractmethod
-    def generations(
-        self, rng: np.random.Generator, seeds: Codes | None = None, found: Found | None = None
-    ) -> Iterator[Batch]:
+    def generations(self, rng: np.random.Generator, seeds: Codes | None = None) -> Iterator[Batch]:
         """Evolve for as long as the caller keeps iterating; yield every evaluated batch.
 
         The first batch is the move's starting population: ``seeds`` first, then the previous
-        population, then random codes up to the population size. Consistent codes ``found``
-        says the caller already has rank behind every other code when survivors are chosen,
-        so the population spends its places looking for new ones.
+        population, then random codes up to the population size.
         """
 
 
@@ -160,11 +151,8 @@ class ConsistencySearch(PopulationSearch):
         self.population = []
         self.restarts = 0
 
-    def generations(
-        self, rng: np.random.Generator, seeds: Codes | None = None, found: Found | None = None
-    ) -> Iterator[Batch]:
+    def generations(self, rng: np.random.Generator, seeds: Codes | None = None) -> Iterator[Batch]:
         """Evolve for as long as the caller keeps iterating; yield every evaluated batch."""
-        self._found = found
         yield self._start_move(rng, seeds)
         settings = self.settings
         best = min(ind.fitness.values[0] for ind in self.population)
@@ -224,18 +212,11 @@ class ConsistencySearch(PopulationSearch):
         return Batch(codes, distance)
 
     def _survivors(self, individuals: list[Any]) -> list[Any]:
-        """The best distinct codes, ties broken at random, codes already found last."""
+        """The best distinct codes, ties broken at random."""
         pool = self._distinct(individuals)
         self.random.shuffle(pool)  # selBest sorts stably: shuffle so ties fall at random
         size = min(len(pool), self.settings.population_size)
-        if self._found is None or not pool:
-            return list(self.toolbox.survivors(pool, size))
-        distance = np.array([individual.fitness.values[0] for individual in pool])
-        known = found_mask(codes_of(pool), distance, self._found).tolist()
-        fresh = [individual for individual, old in zip(pool, known, strict=True) if not old]
-        chosen = list(self.toolbox.survivors(fresh, min(len(fresh), size)))
-        rest = [individual for individual, old in zip(pool, known, strict=True) if old]
-        return chosen + list(self.toolbox.survivors(rest, size - len(chosen)))
+        return list(self.toolbox.survivors(pool, size))
 
     @staticmethod
     def _distinct(individuals: list[Any]) -> list[Any]:

@@ -5,7 +5,7 @@ mutation recolouring one peg or swapping two, survivors among the distinct codes
 and offspring, restart after stagnation — with the population held as one numpy array and
 every operator applied to all individuals in a few array operations. DEAP's per-individual
 objects cost about 25 µs per individual and generation; this costs one or two, which is what
-lets the archive player run restarts on the largest games within seconds. It draws only from
+lets the archive player search the largest games within seconds. It draws only from
 the game's numpy generator. The DEAP version stays the readable reference (and the ``ga``
 player's engine); both yield the same :class:`Batch` stream to the player.
 """
@@ -13,7 +13,6 @@ player's engine); both yield the same :class:`Batch` stream to the player.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -21,13 +20,7 @@ import numpy.typing as npt
 from evo_mastermind.codes import Codes, CodeSpace
 from evo_mastermind.evolution.fitness import CountingEvaluator, Distances, first_occurrences
 from evo_mastermind.evolution.neighbourhood import distinct_rows
-from evo_mastermind.evolution.search import (
-    Batch,
-    Found,
-    PopulationSearch,
-    SearchSettings,
-    found_mask,
-)
+from evo_mastermind.evolution.search import Batch, PopulationSearch, SearchSettings
 
 
 class VectorisedSearch(PopulationSearch):
@@ -47,11 +40,8 @@ class VectorisedSearch(PopulationSearch):
         self.distance = np.zeros(0, np.int64)
         self.restarts = 0
 
-    def generations(
-        self, rng: np.random.Generator, seeds: Codes | None = None, found: Found | None = None
-    ) -> Iterator[Batch]:
+    def generations(self, rng: np.random.Generator, seeds: Codes | None = None) -> Iterator[Batch]:
         """Evolve for as long as the caller keeps iterating; yield every evaluated batch."""
-        self._found = found
         yield self._fill(rng, seeds, self.population)
         best = int(self.distance.min())
         stagnant = 0
@@ -95,53 +85,111 @@ class VectorisedSearch(PopulationSearch):
     def _vary(self, rng: np.random.Generator) -> tuple[Codes, npt.NDArray[np.bool_]]:
         """Offspring by tournament, crossover of consecutive pairs, and mutation."""
         settings = self.settings
-        size, pegs = self.population.shape
-        count = settings.offspring_size
-        contestants = rng.integers(size, size=(count, settings.tournament_size))
-        winners = contestants[np.arange(count), np.argmin(self.distance[contestants], axis=1)]
+        winners = tournament_winners(
+            rng, self.distance, settings.offspring_size, settings.tournament_size
+        )
         children = self.population[winners].copy()
         self._parent_distance = self.distance[winners]
-        changed = np.zeros(count, dtype=bool)
-        if pegs > 1:
-            pairs = count // 2
-            crossed = rng.random(pairs) < settings.crossover_probability
-            first = np.flatnonzero(crossed) * 2
-            if first.size:
-                low = rng.integers(1, pegs + 1, size=first.size)
-                high = rng.integers(1, pegs, size=first.size)
-                high = np.where(high >= low, high + 1, high)
-                low, high = np.minimum(low, high), np.maximum(low, high)
-                positions = np.arange(pegs)
-                inside = (positions >= low[:, None]) & (positions < high[:, None])
-                a, b = children[first], children[first + 1]
-                children[first] = np.where(inside, b, a)
-                children[first + 1] = np.where(inside, a, b)
-                changed[first] = changed[first + 1] = True
-        mutated = np.flatnonzero(rng.random(count) < settings.mutation_probability)
-        if mutated.size:
-            swap = rng.random(mutated.size) < settings.swap_probability
-            if pegs < 2:
-                swap[:] = False
-            recolour = mutated[~swap]
-            peg = rng.integers(pegs, size=recolour.size)
-            shift = rng.integers(1, self.space.colors, size=recolour.size)
-            children[recolour, peg] = (children[recolour, peg] + shift) % self.space.colors
-            swapped = mutated[swap]
-            i = rng.integers(pegs, size=swapped.size)
-            j = (i + rng.integers(1, max(pegs, 2), size=swapped.size)) % pegs
-            left = children[swapped, i].copy()
-            children[swapped, i] = children[swapped, j]
-            children[swapped, j] = left
-            changed[mutated] = True
+        changed = cross_pairs(rng, children, settings.crossover_probability)
+        mutated = mutate_rows(
+            rng,
+            children,
+            self.space.colors,
+            settings.mutation_probability,
+            settings.swap_probability,
+        )
+        changed[mutated] = True
         return children, changed
 
     def _survive(self, rng: np.random.Generator, codes: Codes, distance: Distances) -> None:
-        """Keep the best distinct codes, ties broken at random, codes already found last."""
-        first = first_occurrences(codes)
-        keys: list[npt.NDArray[Any]] = [rng.random(first.size), distance[first]]
-        if self._found is not None:
-            keys.append(found_mask(codes[first], distance[first], self._found))
-        order = first[np.lexsort(keys)]
-        kept = order[: self.settings.population_size]
+        """Keep the best distinct codes, ties broken at random."""
+        kept = survivors(rng, codes, distance, self.settings.population_size)
         self.population = codes[kept]
         self.distance = distance[kept]
+
+
+# The operators, each on a whole population; their draws, in this order, make the games.
+
+
+def tournament_winners(
+    rng: np.random.Generator, distance: Distances, count: int, size: int
+) -> npt.NDArray[np.intp]:
+    """Indices of ``count`` tournament winners, as DEAP's ``selTournament``.
+
+    Each is the nearest of ``size`` contestants drawn with replacement (the first drawn
+    among ties).
+    """
+    contestants = rng.integers(distance.shape[0], size=(count, size))
+    winners: npt.NDArray[np.intp] = contestants[
+        np.arange(count), np.argmin(distance[contestants], axis=1)
+    ]
+    return winners
+
+
+def cross_pairs(
+    rng: np.random.Generator, children: Codes, probability: float
+) -> npt.NDArray[np.bool_]:
+    """Two-point crossover of consecutive pairs, each crossed with ``probability``, in place.
+
+    The points are DEAP's ``cxTwoPoint``'s: every segment ``[low, high)`` with
+    ``1 <= low < high <= pegs`` equally likely. Returns which children were crossed.
+    """
+    count, pegs = children.shape
+    changed = np.zeros(count, dtype=bool)
+    if pegs > 1:
+        pairs = count // 2
+        crossed = rng.random(pairs) < probability
+        first = np.flatnonzero(crossed) * 2
+        if first.size:
+            low = rng.integers(1, pegs + 1, size=first.size)
+            high = rng.integers(1, pegs, size=first.size)
+            high = np.where(high >= low, high + 1, high)
+            low, high = np.minimum(low, high), np.maximum(low, high)
+            positions = np.arange(pegs)
+            inside = (positions >= low[:, None]) & (positions < high[:, None])
+            a, b = children[first], children[first + 1]
+            children[first] = np.where(inside, b, a)
+            children[first + 1] = np.where(inside, a, b)
+            changed[first] = changed[first + 1] = True
+    return changed
+
+
+def mutate_rows(
+    rng: np.random.Generator,
+    children: Codes,
+    colors: int,
+    probability: float,
+    swap_probability: float,
+) -> npt.NDArray[np.intp]:
+    """Mutate each child with ``probability``, in place; returns the mutated rows.
+
+    A mutation swaps two distinct pegs (with ``swap_probability``; never on one-peg codes) or
+    gives one peg another colour, every choice equally likely, as
+    :func:`evo_mastermind.evolution.operators.mutate`.
+    """
+    count, pegs = children.shape
+    mutated = np.flatnonzero(rng.random(count) < probability)
+    if mutated.size:
+        swap = rng.random(mutated.size) < swap_probability
+        if pegs < 2:
+            swap[:] = False
+        recolour = mutated[~swap]
+        peg = rng.integers(pegs, size=recolour.size)
+        shift = rng.integers(1, colors, size=recolour.size)
+        children[recolour, peg] = (children[recolour, peg] + shift) % colors
+        swapped = mutated[swap]
+        i = rng.integers(pegs, size=swapped.size)
+        j = (i + rng.integers(1, max(pegs, 2), size=swapped.size)) % pegs
+        left = children[swapped, i].copy()
+        children[swapped, i] = children[swapped, j]
+        children[swapped, j] = left
+    return mutated
+
+
+def survivors(
+    rng: np.random.Generator, codes: Codes, distance: Distances, size: int
+) -> npt.NDArray[np.intp]:
+    """Indices of the ``size`` nearest distinct codes, ties broken uniformly at random."""
+    first = first_occurrences(codes)
+    order: npt.NDArray[np.intp] = first[np.lexsort([rng.random(first.size), distance[first]])]
+    return order[:size]

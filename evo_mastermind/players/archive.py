@@ -11,11 +11,8 @@ the guess, from the archive (consistent play) or from every code evaluated durin
 members still consistent, and they seed the next move's population. The code space is never
 listed, so the player runs on games whose space could not be.
 
-A full archive is a sample of the consistent codes, and the search's sample is clustered:
-one population's finds lie near its first ones. Two options spread it:
-``members_per_restart`` restarts the population from random codes after each share of
-members, and ``uniform_draws`` fills the archive from uniform random codes while consistent
-ones are common enough (early in a game).
+Variants measured as no gain on (8,12) and removed (restarts away from the archive, members
+ranked behind new codes, uniform draws): see the docs' study notes, "Larger games".
 
 Best settings found per game size (options not listed keep their defaults; the studies
 ``configs/evolution/archive_4x6.yaml`` and ``configs/scaling/*.yaml`` play them)::
@@ -39,7 +36,7 @@ from types import MappingProxyType
 from typing import Literal
 
 import numpy as np
-from pydantic import Field, NonNegativeInt, PositiveInt
+from pydantic import Field, PositiveInt
 
 from evo_mastermind.codes import Code, Codes, CodeSpace
 from evo_mastermind.evolution.archive import Archive, outside
@@ -47,18 +44,12 @@ from evo_mastermind.evolution.choice import Heuristic, RemainingGuesses, choose_
 from evo_mastermind.evolution.neighbourhood import distinct_rows, scan_around
 from evo_mastermind.evolution.search import PopulationSearch, SearchSettings
 from evo_mastermind.evolution.vectorised import VectorisedSearch
-from evo_mastermind.players.base import PlayerParams, Preset, register_player
+from evo_mastermind.players.base import Preset, register_player
 from evo_mastermind.players.evolutionary import GAParams, _BestSoFar, _SearchPlayer
 from evo_mastermind.scoring import Response
 
 Play = Literal["consistent", "all"]
 SearchEngine = Literal["deap", "vectorised"]
-
-UNIFORM_PROBE = 10_000
-"""The first uniform random draws of a move (see ``uniform_draws``): enough to estimate the
-consistent fraction, few enough to waste little late in a game, when it is tiny."""
-UNIFORM_BATCH = 100_000
-"""Uniform random codes drawn and evaluated at once after the probe."""
 
 
 class ArchiveParams(GAParams):
@@ -82,21 +73,21 @@ class ArchiveParams(GAParams):
     max_generations_without_new: PositiveInt = 40
     """With at least one member, stop the genetic search after this many generations that
     added no member."""
-    avoid_archive: bool = False
-    """Members rank behind every other code when the genetic search picks its survivors, so
-    the population leaves the codes already found and looks for new ones (otherwise it fills
-    with members and drifts among them)."""
-    restart_without_new: PositiveInt | None = None
-    """With at least one member, restart the genetic population from random codes every this
-    many generations that added no member (unset: never). Seeded by the archive, the search
-    stays near its members, while the consistent codes it misses late in a game can lie far
-    from them."""
-    members_per_restart: PositiveInt | None = None
-    """Restart the genetic population from random codes each time it has added this many
-    members (unset: never). One population's finds cluster around its first ones (on
-    (8,12) members of the same archive are closer to each other than consistent codes
-    are), so capping each population's share spreads the archive over the consistent
-    codes."""
+    removed_options = MappingProxyType(
+        {
+            name: f"measured as no gain on (8,12) ({where}); the finding is in the docs' study "
+            "notes, docs/studies/larger-games.md"
+            for name, where in {
+                "avoid_archive": "8.386 against 8.334, commit 4b749c6",
+                "restart_without_new": "8.316 against 8.334, paired -0.018 (se 0.035), "
+                "commit 3873e2c",
+                "members_per_restart": "8.365 over 1,000 secrets, paired +0.016 (se 0.037), "
+                "commit 936e6cc",
+                "uniform_draws": "8.410, paired +0.076 (se 0.053), commit 936e6cc",
+            }.items()
+        }
+    )
+
     search: SearchEngine = "vectorised"
     """``vectorised`` runs the genetic search on numpy arrays (fast); ``deap`` runs the same
     algorithm on DEAP individuals (the readable reference)."""
@@ -121,14 +112,7 @@ class ArchiveParams(GAParams):
     """With ``lookahead``, ``b`` of that estimate (two scalars, not a pair: a list value in a
     config is a sweep)."""
     max_evaluations_per_guess: PositiveInt = 1_000_000
-    """The genetic search's cap per move, uniform draws included (the scans have their own
-    budget)."""
-    uniform_draws: NonNegativeInt = 0
-    """Before the genetic search, draw up to this many uniformly random codes each move; the
-    consistent ones join the archive, an unbiased sample of the consistent codes (the
-    genetic search's sample clusters around the codes it starts from). Drawing stops when
-    the archive is full or when the consistent fraction so far says the rest of this budget
-    cannot fill it (0: never draw)."""
+    """The genetic search's cap per move (the scans have their own budget)."""
 
 
 _LARGE = {"heuristic": "lookahead", "heuristic_when_full": "entropy", "mu": 1000}
@@ -166,25 +150,20 @@ is left to the config: both ``consistent`` and ``all`` are compared)."""
 
 
 @register_player("archive")
-class ArchivePlayer(_SearchPlayer):
+class ArchivePlayer(_SearchPlayer[ArchiveParams]):
     """Evolves an archive of up to μ consistent codes and plays a heuristic's pick from it."""
 
     Params = ArchiveParams
     presets = BEST_SETTINGS
 
-    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+    def __init__(self, space: CodeSpace, params: ArchiveParams | None = None) -> None:
         super().__init__(space, params)
-        assert isinstance(self.params, ArchiveParams)
-        self.archive_options: ArchiveParams = self.params
-        self.archive = Archive(space.pegs, self.archive_options.mu)
-        self.curve = RemainingGuesses(
-            self.archive_options.remaining_a, self.archive_options.remaining_b
-        )
+        self.archive = Archive(space.pegs, self.params.mu)
+        self.curve = RemainingGuesses(self.params.remaining_a, self.params.remaining_b)
         self._seen: list[Codes] = []
 
     def make_search(self, settings: SearchSettings) -> PopulationSearch:
         """The numpy search unless ``search: deap`` asks for the DEAP reference."""
-        assert isinstance(self.params, ArchiveParams)
         if self.params.search == "vectorised":
             return VectorisedSearch(self.space, settings, self.evaluator)
         return super().make_search(settings)
@@ -199,17 +178,16 @@ class ArchivePlayer(_SearchPlayer):
         self.archive.keep_consistent(guess, response.pack(self.space.pegs), self.space.colors)
 
     def next_guess(self) -> Code:
-        """Fill the archive (uniform draws, search, scans), then let the heuristic choose."""
+        """Fill the archive (search, then scans), then let the heuristic choose."""
         self._seen = []
-        self._draw_uniformly()
         best = self._search()
         if len(self.archive) == 0:
             return self.capped(best)
         self._scan()
-        options = self.archive_options
-        members, sample = self.scored_members()
+        options = self.params
+        members = self.archive.codes
         heuristic = options.heuristic
-        if sample and options.heuristic_when_full is not None:
+        if self.archive.full and options.heuristic_when_full is not None:
             heuristic = options.heuristic_when_full
         guess, _ = choose_guess(
             members,
@@ -222,61 +200,26 @@ class ArchivePlayer(_SearchPlayer):
         )
         return guess.copy()
 
-    def scored_members(self) -> tuple[Codes, bool]:
-        """The consistent codes the heuristic scores, and whether they are only a sample.
-
-        The archive's members, a sample when it is full. Studies override it to score
-        another set (``benchmarks/studies/completeness.py``: the exact consistent set).
-        """
-        return self.archive.codes, self.archive.full
-
     def _search(self) -> _BestSoFar:
         """Run the genetic search until the archive is full or stops growing."""
-        options = self.archive_options
+        options = self.params
         best = _BestSoFar(self.history.guesses)
-        without_new = since_restart = 0
-        found = self.archive.contains if options.avoid_archive else None
-        generations = self.search.generations(self._rng, self.archive.codes, found)
-        while True:
-            batch = next(generations)
+        without_new = 0
+        for batch in self.search.generations(self._rng, self.archive.codes):
             added = self.archive.offer(batch.codes[batch.distance == 0])
             self._remember(batch.codes)
             if len(self.archive) == 0:
                 best.update(batch.codes, batch.distance)
             without_new = 0 if added else without_new + 1
-            since_restart += added
             if self.archive.full or self.over_cap():
-                return best
+                break
             if len(self.archive) and without_new >= options.max_generations_without_new:
-                return best
-            explore, share = options.restart_without_new, options.members_per_restart
-            barren = len(self.archive) and explore and without_new and not without_new % explore
-            if barren or (share and since_restart >= share):
-                # Seeded by the archive the population stays near its members; look elsewhere.
-                self.search.reset()
-                generations = self.search.generations(self._rng, found=found)
-                since_restart = 0
-
-    def _draw_uniformly(self) -> None:
-        """Offer the consistent codes among uniform random draws while they can fill the archive."""
-        budget = self.archive_options.uniform_draws
-        spent = consistent = 0
-        while not self.archive.full and spent < budget:
-            size = UNIFORM_BATCH if spent else UNIFORM_PROBE
-            batch = self.space.sample(self._rng, min(size, budget - spent))
-            hits = batch[self.evaluator.evaluate(batch).consistent]
-            spent += batch.shape[0]
-            consistent += hits.shape[0]
-            self.archive.offer(hits)
-            self._remember(batch)
-            missing = self.archive.capacity - len(self.archive)
-            # Only a full archive is unbiased; a partial one costs draws and gains little.
-            if consistent * (budget - spent) < missing * spent:
-                return
+                break
+        return best
 
     def _scan(self) -> None:
         """Complete an archive left short of μ members by scanning around its members."""
-        options = self.archive_options
+        options = self.params
         if self.archive.full or not (options.neighbourhood_radius or options.rearrange):
             return
         for scanned in scan_around(
@@ -290,7 +233,7 @@ class ArchivePlayer(_SearchPlayer):
             self._remember(scanned)
 
     def _remember(self, codes: Codes) -> None:
-        if self.archive_options.play == "all":
+        if self.params.play == "all":
             self._seen.append(codes)
 
     def _pool(self, members: Codes) -> Codes | None:
@@ -298,7 +241,7 @@ class ArchivePlayer(_SearchPlayer):
         if not self._seen:
             return None
         seen = np.concatenate(self._seen)
-        limit = self.archive_options.pool_limit
+        limit = self.params.pool_limit
         if seen.shape[0] > 2 * limit:
             # Draw from the evaluations, then drop repeats: a random subset of the seen codes.
             seen = seen[np.sort(self._rng.choice(seen.shape[0], 2 * limit, replace=False))]

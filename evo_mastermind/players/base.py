@@ -21,10 +21,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, cast
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic_core import PydanticCustomError
+from typing_extensions import TypeVar
 
 from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
 from evo_mastermind.game import PlayerStats
@@ -39,6 +41,20 @@ class PlayerParams(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+    removed_options: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    """Options this player once had, each with where its finding is documented: a config
+    naming one gets that line instead of a bare "unknown option"."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _refuse_removed(cls, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            for key in data:
+                if key in cls.removed_options:
+                    why = f"option {key!r} was removed: {cls.removed_options[key]}"
+                    raise PydanticCustomError("removed_option", why)
+        return data
 
 
 @dataclass(frozen=True)
@@ -58,24 +74,30 @@ class Preset:
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
 
 
-class Player(ABC):
+ParamsT = TypeVar("ParamsT", bound=PlayerParams, covariant=True, default=PlayerParams)
+"""The options model of a player class (``Player[ArchiveParams]``); plain ``Player``: the base."""
+
+
+class Player(ABC, Generic[ParamsT]):
     """A codebreaker.
 
     Subclasses are registered with :func:`register_player`, which sets :attr:`name`, and set
-    :attr:`Params` to a pydantic model of their options. :attr:`presets` names settings a
-    config may ask for (``preset: best``); presets belong to the class that defines them
-    and are not inherited.
+    :attr:`Params` to a pydantic model of their options; ``class MyPlayer(Player[MyParams])``
+    types :attr:`params` as that model (a plain ``Player`` subclass works too). :attr:`presets`
+    names settings a config may ask for (``preset: best``); presets belong to the class that
+    defines them and are not inherited.
     """
 
     name: ClassVar[str]
     Params: ClassVar[type[PlayerParams]] = PlayerParams
     presets: ClassVar[Mapping[str, Preset]] = MappingProxyType({})
 
-    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+    def __init__(self, space: CodeSpace, params: ParamsT | None = None) -> None:
         self.space = space
-        self.params = params if params is not None else self.Params()
+        # Params is the class's ParamsT (a ClassVar cannot name a type variable).
+        self.params: ParamsT = params if params is not None else cast(ParamsT, self.Params())
 
-    @classmethod  # noqa: B027 (an optional hook: most players can play any size)
+    @classmethod
     def check_game(cls, space: CodeSpace, params: PlayerParams) -> None:
         """Raise :class:`InvalidGameError` if these options cannot play ``space``.
 
@@ -309,7 +331,9 @@ def validate_params(name: str, params: Mapping[str, Any]) -> PlayerParams:
 
 def _problems(error: ValidationError) -> str:
     return "; ".join(
-        f"{'.'.join(str(part) for part in issue['loc']) or 'options'}: "
+        issue["msg"]
+        if issue["type"] == "removed_option"
+        else f"{'.'.join(str(part) for part in issue['loc']) or 'options'}: "
         f"{_describe(issue['type'], issue['msg'])}"
         for issue in error.errors()
     )

@@ -7,15 +7,37 @@ naive player plays the lexicographically first consistent code.
 
 from __future__ import annotations
 
-from evo_mastermind.players.base import PlayerParams, register_player
-from evo_mastermind.players.one_ply import AUTO, RandomPlayer, Settings, WorstCasePlayer
+from typing import ClassVar
+
+from evo_mastermind.codes import CodeSpace
+from evo_mastermind.players.base import register_player
+from evo_mastermind.players.one_ply import (
+    AUTO,
+    OnePlyOptions,
+    Pool,
+    RandomPlayer,
+    Settings,
+    WorstCasePlayer,
+)
 
 
-class ClassicParams(PlayerParams):
+class ClassicParams(OnePlyOptions):
     """Options of the classic players."""
 
+    pool: ClassVar[Pool] = "all"
+    """The fixed pool of guesses (the rest is fixed too: lexicographic ties, no sampling)."""
     first_guess: str | None = None
     """A code; unset: the strategy chooses (Knuth: AABB on (4,6); first consistent: AAAA)."""
+
+    def settings(self, space: CodeSpace, default_first_guess: str) -> Settings:
+        """Fixed settings; only the first guess may be given."""
+        return Settings("lexicographic", self.pool, None, self.first_guess or AUTO)
+
+
+class FirstConsistentParams(ClassicParams):
+    """Options of the first-consistent player."""
+
+    pool: ClassVar[Pool] = "consistent"
 
 
 @register_player("knuth")
@@ -27,19 +49,9 @@ class KnuthPlayer(WorstCasePlayer):
 
     Params = ClassicParams
 
-    def resolve(self, params: PlayerParams) -> Settings:
-        """Fixed settings; only the first guess may be given."""
-        assert isinstance(params, ClassicParams)
-        return Settings("lexicographic", "all", None, params.first_guess or AUTO)
-
 
 @register_player("first_consistent")
 class FirstConsistentPlayer(RandomPlayer):
     """Plays the lexicographically first consistent code (AAAA first: 5.765 mean on (4,6))."""
 
-    Params = ClassicParams
-
-    def resolve(self, params: PlayerParams) -> Settings:
-        """Fixed settings; only the first guess may be given."""
-        assert isinstance(params, ClassicParams)
-        return Settings("lexicographic", "consistent", None, params.first_guess or AUTO)
+    Params = FirstConsistentParams

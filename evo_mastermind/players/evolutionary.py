@@ -19,17 +19,17 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic
 
 import numpy as np
 from pydantic import Field, PositiveInt
+from typing_extensions import TypeVar
 
 from evo_mastermind.codes import Code, Codes, CodeSpace, InvalidGameError
 from evo_mastermind.evolution.archive import outside
-from evo_mastermind.evolution.eda import UnivariateEDA
-from evo_mastermind.evolution.eda import make_toolbox as make_eda_toolbox
+from evo_mastermind.evolution.eda import EDASearch, UnivariateEDA
 from evo_mastermind.evolution.fitness import CountingEvaluator, Distances, History
-from evo_mastermind.evolution.individuals import FitnessKind, assign_fitness, codes_of
+from evo_mastermind.evolution.individuals import FitnessKind
 from evo_mastermind.evolution.search import ConsistencySearch, PopulationSearch, SearchSettings
 from evo_mastermind.game import PlayerStats
 from evo_mastermind.players.base import Player, PlayerParams, Preset, register_player
@@ -71,18 +71,19 @@ class _BestSoFar:
             self.code, self.distance = codes[best].copy(), float(distance[best])
 
 
-class EvolutionaryPlayer(Player):
+EvolutionaryT = TypeVar("EvolutionaryT", bound=EvolutionaryParams, covariant=True)
+
+
+class EvolutionaryPlayer(Player[EvolutionaryT], Generic[EvolutionaryT]):
     """What the evolutionary players share: first guess, history, counts, seeding, the cap."""
 
     Params: ClassVar[type[PlayerParams]] = EvolutionaryParams
     default_first_guess: ClassVar[str] = "aabc"
     """First-guess pattern (:meth:`CodeSpace.patterned_code`) when none is given."""
 
-    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+    def __init__(self, space: CodeSpace, params: EvolutionaryT | None = None) -> None:
         super().__init__(space, params)
-        assert isinstance(self.params, EvolutionaryParams)
-        self.options: EvolutionaryParams = self.params
-        text = self.options.first_guess
+        text = self.params.first_guess
         try:
             self.first_guess = (
                 space.patterned_code(self.default_first_guess)
@@ -140,7 +141,7 @@ class EvolutionaryPlayer(Player):
     def over_cap(self) -> bool:
         """Whether this move has used up its evaluations."""
         spent = self.evaluator.evaluations - self._move_start_evaluations
-        return spent >= self.options.max_evaluations_per_guess
+        return spent >= self.params.max_evaluations_per_guess
 
     def capped(self, best: _BestSoFar) -> Code:
         """Play the code nearest to consistency after the cap, and count it."""
@@ -181,7 +182,7 @@ class EDAParams(EvolutionaryParams):
 
 
 @register_player("eda")
-class EDAPlayer(EvolutionaryPlayer):
+class EDAPlayer(EvolutionaryPlayer[EDAParams]):
     """Univariate EDA that plays as soon as its population holds a consistent code.
 
     With ``f_local_entropy`` it plays the consistent code of highest local entropy in that
@@ -204,24 +205,25 @@ class EDAPlayer(EvolutionaryPlayer):
     Params = EDAParams
     default_first_guess = "aabb"
 
-    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+    def __init__(self, space: CodeSpace, params: EDAParams | None = None) -> None:
         super().__init__(space, params)
-        assert isinstance(self.params, EDAParams)
-        self.eda_options: EDAParams = self.params
         self.strategy = UnivariateEDA(
             space.pegs,
             space.colors,
-            self.eda_options.population_size,
-            self.eda_options.replacement_rate,
-            self.eda_options.smoothing,
-            self.eda_options.fitness,
+            self.params.population_size,
+            self.params.replacement_rate,
+            self.params.smoothing,
+            self.params.fitness,
             self.random,
         )
-        self.toolbox = make_eda_toolbox(self.strategy)
+        settings = SearchSettings(
+            population_size=self.params.population_size,
+            max_stagnant_generations=self.params.max_stagnant_generations,
+        )
+        self.search = EDASearch(space, settings, self.evaluator, self.strategy)
 
     def needs_local_entropy(self) -> bool:
         """Only ``f_local_entropy`` needs ``s``."""
-        assert isinstance(self.params, EDAParams)
         return self.params.fitness == "f_local_entropy"
 
     def reset_game(self) -> None:
@@ -235,31 +237,14 @@ class EDAPlayer(EvolutionaryPlayer):
     def next_guess(self) -> Code:
         """Generate, evaluate, update until a generation holds a consistent code."""
         best = _BestSoFar(self.history.guesses)
-        smallest = np.inf
-        stagnant = 0
-        while True:
-            population = self.toolbox.generate()
-            stale = [individual for individual in population if not individual.fitness.valid]
-            codes = codes_of(stale)
-            evaluation = self.evaluator.evaluate(codes)
-            if evaluation.entropy is not None:
-                assign_fitness(stale, evaluation.local_entropy_fitness.tolist())
-            else:
-                assign_fitness(stale, evaluation.distance.tolist())
-            self.toolbox.update(population)
-            consistent = np.flatnonzero(evaluation.consistent)
+        for batch in self.search.generations(self._rng):
+            consistent = np.flatnonzero(batch.distance == 0)
             if consistent.size:
-                return codes[self._pick(consistent, evaluation.entropy)].copy()
-            best.update(codes, evaluation.distance)
+                return batch.codes[self._pick(consistent, batch.entropy)].copy()
+            best.update(batch.codes, batch.distance)
             if self.over_cap():
-                return self.capped(best)
-            if best.distance < smallest:
-                smallest, stagnant = best.distance, 0
-            else:
-                stagnant += 1
-            if stagnant >= self.options.max_stagnant_generations:
-                self.strategy.restart(self._rng)
-                stagnant = 0
+                break
+        return self.capped(best)
 
     def _pick(self, consistent: Any, entropy: Any) -> int:
         if entropy is not None:
@@ -298,14 +283,16 @@ class GAParams(EvolutionaryParams):
         )
 
 
-class _SearchPlayer(EvolutionaryPlayer):
+SearchT = TypeVar("SearchT", bound=GAParams, covariant=True)
+
+
+class _SearchPlayer(EvolutionaryPlayer[SearchT], Generic[SearchT]):
     """A player driving a :class:`PopulationSearch` (see :meth:`make_search`)."""
 
     Params: ClassVar[type[PlayerParams]] = GAParams
 
-    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+    def __init__(self, space: CodeSpace, params: SearchT | None = None) -> None:
         super().__init__(space, params)
-        assert isinstance(self.params, GAParams)
         self.search = self.make_search(self.params.search_settings())
 
     def make_search(self, settings: SearchSettings) -> PopulationSearch:
@@ -318,7 +305,7 @@ class _SearchPlayer(EvolutionaryPlayer):
 
 
 @register_player("ga")
-class GAPlayer(_SearchPlayer):
+class GAPlayer(_SearchPlayer[GAParams]):
     """A DEAP genetic algorithm that plays the first consistent code it finds (fitness ``f``)."""
 
     def after_response(self, guess: Code, response: Response) -> None:

@@ -102,15 +102,13 @@ def subset_masks(length: int) -> npt.NDArray[np.int64]:
 
 
 @register_player("fcol")
-class FcolPlayer(Player):
+class FcolPlayer(Player[FcolParams]):
     """The contest winner: sieve small games; find colours, then binary-search positions."""
 
     Params = FcolParams
 
-    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+    def __init__(self, space: CodeSpace, params: FcolParams | None = None) -> None:
         super().__init__(space, params)
-        assert isinstance(self.params, FcolParams)
-        self.options: FcolParams = self.params
         # ffclp's choice of subset depends only on the region's history: shared by all games.
         self._split_cache: dict[tuple[int, int, tuple[tuple[int, int], ...]], int] = {}
         self._rng = np.random.default_rng(0)
@@ -141,7 +139,7 @@ class FcolPlayer(Player):
     # -- the plan ------------------------------------------------------------------------
 
     def _play(self) -> Plan:
-        if self.space.colors**self.space.pegs < self.options.enumerate_below:
+        if self.space.colors**self.space.pegs < self.params.enumerate_below:
             yield from self._sieve()
             return
         board = Board(self.space.pegs, self.space.colors)
@@ -304,7 +302,7 @@ class FcolPlayer(Player):
             return list(region)
         if count == 0:
             return []
-        if len(region) < self.options.region_prune_below and count != 1:
+        if len(region) < self.params.region_prune_below and count != 1:
             return (yield from self._ffclp(board, neutral, region, count, colour))
         half = len(region) // 2
         guess = board.guess(neutral, dict.fromkeys(region[:half], colour))

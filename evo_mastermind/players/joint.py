@@ -79,15 +79,13 @@ def entropy(shares: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 
 
 @register_player("joint")
-class JointPlayer(Player):
+class JointPlayer(Player[JointParams]):
     """Rao-style colour tests with many probes per guess, read by exact joint inference."""
 
     Params = JointParams
 
-    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+    def __init__(self, space: CodeSpace, params: JointParams | None = None) -> None:
         super().__init__(space, params)
-        assert isinstance(self.params, JointParams)
-        self.options: JointParams = self.params
         self.start(np.random.default_rng(0))
 
     def start(self, rng: np.random.Generator) -> None:
@@ -95,7 +93,7 @@ class JointPlayer(Player):
         self.rng = rng
         self.belief = JointBelief(self.space.pegs, self.space.colors)
         colours = np.arange(self.space.colors)
-        if self.options.color_order == "random":
+        if self.params.color_order == "random":
             colours = rng.permutation(self.space.colors)
         self.order = [int(c) for c in colours]
         self.filler: int | None = None
@@ -116,7 +114,7 @@ class JointPlayer(Player):
         if belief.unknown_pegs == 0:
             for absent in np.flatnonzero(belief.counts < 0).tolist():
                 belief.learn_count(absent, 0)  # every peg is counted: the rest are absent
-            belief.settle(self.options.row_cap)
+            belief.settle(self.params.row_cap)
         certain = belief.certain()
         open_positions = np.flatnonzero(~certain)
         if belief.unknown_pegs > 0:
@@ -127,14 +125,14 @@ class JointPlayer(Player):
             room = open_positions.size - belief.unknown_pegs  # the filler must cover the rest
             growth = np.full(self.space.pegs, 2.0)  # the filler may sit under any probe
             probes, _ = self._choose_probes(
-                open_positions, min(room, self.options.max_probes), growth
+                open_positions, min(room, self.params.max_probes), growth
             )
             self.filler = colour
             return self._compose(colour, certain, probes)
         background = self._background()
         growth = np.where(belief.zone[background], 1.0, 2.0)
         probes, gain = self._choose_probes(
-            open_positions, self.options.max_probes, growth, background
+            open_positions, self.params.max_probes, growth, background
         )
         if all(belief.explicit(c) for c in np.flatnonzero(belief.counts > 0).tolist()):
             row, row_gain = self._best_row()
@@ -157,7 +155,7 @@ class JointPlayer(Player):
         """
         counts = self.belief.counts
         pending = any(any(counts[c] < 0 for c in colours) for colours, _ in self.sums)
-        if not self.options.group_tests or pending or len(untested) < 3:
+        if not self.params.group_tests or pending or len(untested) < 3:
             return 1
         tested = int((counts >= 0).sum())
         absent_share = (int((counts == 0).sum()) + 1) / (tested + 2)
@@ -218,7 +216,7 @@ class JointPlayer(Player):
         hidden = [c for c in present if not belief.explicit(c)]
         sizes = [belief.expansion_size(c, everywhere) for c in hidden]
         colour = hidden[int(np.argmin(sizes))]
-        if min(sizes) <= 20 * self.options.row_cap:
+        if min(sizes) <= 20 * self.params.row_cap:
             belief.expand(colour, everywhere)
         else:
             spot = np.flatnonzero(~belief.zone[colour] & (belief.rows == UNSAID).any(axis=0))
@@ -227,9 +225,9 @@ class JointPlayer(Player):
     def _sample(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
         """Rows to score probes on, and their weights."""
         count = len(self.belief.rows)
-        if count <= self.options.probe_sample:
+        if count <= self.params.probe_sample:
             return np.arange(count), self.belief.weight
-        size = self.options.probe_sample
+        size = self.params.probe_sample
         picked = self.rng.choice(count, size=size, p=self.belief.weight)
         return picked, np.full(size, 1.0 / size)
 
@@ -308,7 +306,7 @@ class JointPlayer(Player):
         total_rows, spent, best = len(belief.rows), 1.0, 0.0
         probes: list[Probe] = []
         for _ in range(limit):
-            allowed = useful & (total_rows * spent * cost <= self.options.row_cap)
+            allowed = useful & (total_rows * spent * cost <= self.params.row_cap)
             if not allowed.any():
                 break
             up = np.zeros_like(blacks)
@@ -376,7 +374,7 @@ class JointPlayer(Player):
         else:
             self.belief.observe(guess, response.black, response.white, self.filler)
         growing = self.belief.unknown_pegs > 0
-        self.belief.settle(len(self.belief.rows) if growing else self.options.row_cap)
+        self.belief.settle(len(self.belief.rows) if growing else self.params.row_cap)
 
     def _read_group(self, guess: Code, response: Response) -> None:
         """A group test's total: 0 rules every colour out; a small total is kept."""

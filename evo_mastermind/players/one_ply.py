@@ -53,7 +53,15 @@ CLASSES_FROM = 2000
 """Consistent sets from this size are scored once per symmetry class (smaller: directly)."""
 
 
-class OnePlyParams(PlayerParams):
+class OnePlyOptions(PlayerParams):
+    """Base of the one-ply players' options: each model says what settings it plays with."""
+
+    def settings(self, space: CodeSpace, default_first_guess: str) -> Settings:
+        """The settings these options play with on ``space``."""
+        raise NotImplementedError
+
+
+class OnePlyParams(OnePlyOptions):
     """Options of every exhaustive one-ply player."""
 
     ties: Ties = "random"
@@ -64,6 +72,14 @@ class OnePlyParams(PlayerParams):
     """Score only a random subset of at most mu consistent codes (Runarsson & Merelo 2009, §5)."""
     first_guess: str | None = None
     """A code such as AABC; 'auto' lets the strategy choose; unset: AABC-shaped pattern."""
+
+    def settings(self, space: CodeSpace, default_first_guess: str) -> Settings:
+        """These options, the first guess made a code (or AUTO) from the player's default."""
+        first = self.first_guess
+        if first is None:
+            default = default_first_guess
+            first = default if default == AUTO else space.format(space.patterned_code(default))
+        return Settings(self.ties, self.pool, self.mu, first)
 
 
 @dataclass(frozen=True)
@@ -86,7 +102,7 @@ class Position:
     children: dict[tuple[int, int], Position] = field(default_factory=dict)
 
 
-class OnePlyPlayer(Player):
+class OnePlyPlayer(Player[OnePlyOptions]):
     """Scores guesses against the consistent set; subclasses say how a guess is scored."""
 
     Params: ClassVar[type[PlayerParams]] = OnePlyParams
@@ -95,11 +111,11 @@ class OnePlyPlayer(Player):
     always_consistent_below = 1
     """Up to this many consistent codes, every one of them is a best guess."""
 
-    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+    def __init__(self, space: CodeSpace, params: OnePlyOptions | None = None) -> None:
         super().__init__(space, params)
         self.check_game(space, self.params)
         self.scorer = indexed_scorer(space)
-        self.settings = self.resolve(self.params)
+        self.settings = self.params.settings(space, self.default_first_guess)
         if self.settings.first_guess.strip().lower() == AUTO:
             self.first_guess: int | None = None
         else:
@@ -123,19 +139,6 @@ class OnePlyPlayer(Player):
                 space.parse(first)
             except InvalidGameError as error:
                 raise InvalidGameError(f"player {cls.name!r}: first_guess: {error}") from None
-
-    def resolve(self, params: PlayerParams) -> Settings:
-        """Turn the validated options into settings (presets override this)."""
-        assert isinstance(params, OnePlyParams)
-        first = params.first_guess
-        if first is None:
-            default = self.default_first_guess
-            first = (
-                default
-                if default == AUTO
-                else self.space.format(self.space.patterned_code(default))
-            )
-        return Settings(params.ties, params.pool, params.mu, first)
 
     @property
     def deterministic(self) -> bool:

@@ -114,25 +114,23 @@ class RaoState:
 
 
 @register_player("rao")
-class RaoPlayer(Player):
+class RaoPlayer(Player[RaoParams]):
     """Rao (1982) with brENIAC's response table and arc consistency; plays any size."""
 
     Params = RaoParams
 
-    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+    def __init__(self, space: CodeSpace, params: RaoParams | None = None) -> None:
         super().__init__(space, params)
-        assert isinstance(self.params, RaoParams)
-        self.options: RaoParams = self.params
         self.state = self._new_state(np.random.default_rng(0))
 
     @property
     def deterministic(self) -> bool:
         """Alphabetical colour order uses no randomness."""
-        return self.options.color_order == "alphabetical"
+        return self.params.color_order == "alphabetical"
 
     def _new_state(self, rng: np.random.Generator) -> RaoState:
         colours = list(range(self.space.colors))
-        if self.options.color_order == "random":
+        if self.params.color_order == "random":
             colours = [int(c) for c in rng.permutation(self.space.colors)]
         return RaoState(solution=[UNKNOWN] * self.space.pegs, fillers=colours)
 
@@ -242,7 +240,7 @@ class RaoPlayer(Player):
             if owner_is_filler:
                 self._add_targets(probe.filler, 1, {position})
                 self._lock(len(state.targets) - 1, position)
-            elif white == 1 and self.options.variant == "fbi":
+            elif white == 1 and self.params.variant == "fbi":
                 others = free
             self._add_targets(probe.filler, count, others)
         else:
@@ -256,7 +254,7 @@ class RaoPlayer(Player):
         if owner_is_target:
             self._lock(probe.target, position)
         elif white == 1:
-            if self.options.variant == "fbi":
+            if self.params.variant == "fbi":
                 target.places.discard(position)
             else:
                 for row in state.targets:

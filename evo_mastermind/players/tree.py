@@ -192,14 +192,13 @@ def _load_tree(path: str, modified: float) -> DecisionTree:
 
 
 @register_player("tree")
-class TreePlayer(Player):
+class TreePlayer(Player[TreeParams]):
     """Replays a saved decision tree: every guess is a lookup."""
 
     Params = TreeParams
 
-    def __init__(self, space: CodeSpace, params: PlayerParams | None = None) -> None:
+    def __init__(self, space: CodeSpace, params: TreeParams | None = None) -> None:
         super().__init__(space, params)
-        assert isinstance(self.params, TreeParams)
         path = Path(self.params.path)
         if not path.is_file():
             raise InvalidGameError(f"player 'tree': no decision tree at {str(path)!r}")

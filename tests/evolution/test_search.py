@@ -1,13 +1,10 @@
 import random
 
 import numpy as np
-import numpy.typing as npt
-import pytest
 
-from evo_mastermind.codes import Codes, CodeSpace
-from evo_mastermind.evolution.fitness import CountingEvaluator, code_keys
+from evo_mastermind.codes import CodeSpace
+from evo_mastermind.evolution.fitness import CountingEvaluator
 from evo_mastermind.evolution.search import ConsistencySearch, SearchSettings
-from evo_mastermind.evolution.vectorised import VectorisedSearch
 from evo_mastermind.scoring import score
 
 
@@ -66,32 +63,3 @@ def test_stagnation_restarts_the_population() -> None:
         if generation == 300:
             break
     assert search.restarts > 0
-
-
-@pytest.mark.parametrize("engine", [ConsistencySearch, VectorisedSearch])
-def test_codes_already_found_rank_behind_every_other_survivor(
-    engine: type[ConsistencySearch | VectorisedSearch],
-) -> None:
-    space = CodeSpace(4, 6)
-    evaluator = CountingEvaluator(4, 6)
-    evaluator.history.add(space.parse("AABB"), score("AABB", "ABBC"))
-    search: ConsistencySearch | VectorisedSearch = engine(
-        space, SearchSettings(population_size=10, offspring_size=10), evaluator
-    )
-    codes = space.all_codes
-    seeds = codes[evaluator.evaluate(codes).distance == 0][:10]
-    known = set(code_keys(seeds))
-
-    def found(candidates: Codes) -> npt.NDArray[np.bool_]:
-        return np.array([key in known for key in code_keys(candidates)])
-
-    generations = search.generations(np.random.default_rng(3), seeds, found)
-    next(generations)  # the population is the ten seeds, all found
-    for _ in range(5):
-        batch = next(generations)
-        population = [bytes(row) for row in np.asarray(list(search.population), np.uint8)]
-        old = [key in known for key in population]
-        assert old == sorted(old)  # every code found comes after every other
-        if any(old):  # then no code not yet found was left out
-            assert set(code_keys(batch.codes)) - known <= set(population)
-        known |= set(code_keys(batch.codes[batch.distance == 0]))  # as an archive would

@@ -8,10 +8,9 @@ import numpy as np
 import pytest
 
 from evo_mastermind.codes import CodeSpace, InvalidGameError
-from evo_mastermind.evolution.fitness import distance_to_consistency
 from evo_mastermind.game import Codemaker, GameResult, Move, play_game
 from evo_mastermind.players import Player, make_player
-from evo_mastermind.players.archive import UNIFORM_PROBE, ArchivePlayer
+from evo_mastermind.players.archive import ArchivePlayer
 from evo_mastermind.players.base import InvalidPlayerParamsError
 from evo_mastermind.players.evolutionary import EvolutionaryPlayer
 from evo_mastermind.scoring import score
@@ -28,13 +27,7 @@ CONSISTENT_PLAYERS: list[tuple[str, dict[str, Any]]] = [
     ("archive", {"heuristic": "most_parts", "mu": 10}),
     ("archive", {"heuristic": "lookahead", "heuristic_when_full": "entropy", "mu": 20}),
     ("archive", {"search": "deap", "population_size": 50, "max_generations_without_new": 10}),
-    (
-        "archive",
-        {"restart_without_new": 3, "max_generations_without_new": 9, "neighbourhood_radius": 2},
-    ),
-    ("archive", {"avoid_archive": True, "mu": 60}),
-    ("archive", {"avoid_archive": True, "search": "deap", "max_generations_without_new": 10}),
-    ("archive", {"uniform_draws": 30_000, "mu": 60}),
+    ("archive", {"max_generations_without_new": 9, "neighbourhood_radius": 2}),
 ]
 
 
@@ -210,28 +203,16 @@ def test_mean_guesses_over_the_whole_classic_space(
     assert low <= float(np.mean(run_means)) <= high
 
 
-@pytest.mark.parametrize("restart", [{"restart_without_new": 4}, {"members_per_restart": 40}])
-def test_archive_search_restarts_away_from_its_members_when_asked(
-    monkeypatch: pytest.MonkeyPatch, restart: dict[str, int]
-) -> None:
-    space = CodeSpace(6, 9)
-    options = {"mu": 500, "max_generations_without_new": 12, "neighbourhood_radius": 0}
-    resets = {False: 0, True: 0}
-    for explore in (False, True):
-        player = make_player("archive", space, options | (restart if explore else {}))
-        assert isinstance(player, ArchivePlayer)
-        original = player.search.reset
-
-        def counting_reset(explore: bool = explore, original: Any = original) -> None:
-            resets[explore] += 1
-            original()
-
-        monkeypatch.setattr(player.search, "reset", counting_reset)
-        results = play_sample(player, space.sample(np.random.default_rng(3), 3), space=space)
-        assert all(r.solved for r in results)
-    # One reset per game without the option; with it, more (after 4 barren generations, or
-    # each time the population has added 40 members).
-    assert resets[False] == 3 < resets[True]
+@pytest.mark.parametrize(
+    "option", ["avoid_archive", "restart_without_new", "members_per_restart", "uniform_draws"]
+)
+def test_a_removed_archive_option_is_refused_with_where_its_finding_is(option: str) -> None:
+    with pytest.raises(InvalidPlayerParamsError) as error:
+        make_player("archive", SPACE, {option: 1})
+    message = str(error.value)
+    assert f"option {option!r} was removed" in message
+    assert "docs/studies/larger-games.md" in message and "commit" in message
+    assert "\n" not in message
 
 
 def test_lookahead_curve_is_two_scalar_options() -> None:
@@ -239,32 +220,6 @@ def test_lookahead_curve_is_two_scalar_options() -> None:
     player = make_player("archive", SPACE, {"remaining_a": 1.0, "remaining_b": 0.5})
     assert isinstance(player, ArchivePlayer)
     assert (player.curve.a, player.curve.b) == (1.0, 0.5)
-
-
-def test_uniform_draws_fill_the_archive_while_consistent_codes_are_common(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    space = CodeSpace(6, 9)
-    player = make_player("archive", space, {"mu": 500, "uniform_draws": 1_000_000})
-    assert isinstance(player, ArchivePlayer)
-    draws: list[tuple[int, bool, bool]] = []  # (evaluations, archive full, members consistent)
-    original = ArchivePlayer._draw_uniformly
-
-    def recording_draw(self: ArchivePlayer) -> None:
-        before = self.evaluator.evaluations
-        original(self)
-        spent = self.evaluator.evaluations - before
-        consistent = bool((distance_to_consistency(self.archive.codes, self.history) == 0).all())
-        draws.append((spent, self.archive.full, consistent))
-
-    monkeypatch.setattr(ArchivePlayer, "_draw_uniformly", recording_draw)
-    [result] = play_sample(player, space.sample(np.random.default_rng(8), 1), space=space)
-    assert result.solved and all(consistent for _, _, consistent in draws)
-    # After the first guess about 5 % of the codes are consistent: draws alone fill the
-    # archive; late in the game one probe shows they could not, and drawing stops there.
-    spent, full, _ = draws[0]
-    assert full and spent < 1_000_000
-    assert draws[-1] == (UNIFORM_PROBE, False, True)
 
 
 # Moves recorded when the DEAP operators drew from the global `random` (seeded per game):
