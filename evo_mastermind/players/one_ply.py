@@ -110,6 +110,8 @@ class OnePlyPlayer(Player[OnePlyOptions]):
     """First-guess pattern when none is given (:meth:`CodeSpace.patterned_code`), or AUTO."""
     always_consistent_below = 1
     """Up to this many consistent codes, every one of them is a best guess."""
+    consistent_pool_only: ClassVar[str] = ""
+    """Why ``pool: all`` is refused, for players whose scores only rank consistent codes."""
 
     def __init__(self, space: CodeSpace, params: OnePlyOptions | None = None) -> None:
         super().__init__(space, params)
@@ -131,8 +133,12 @@ class OnePlyPlayer(Player[OnePlyOptions]):
 
     @classmethod
     def check_game(cls, space: CodeSpace, params: PlayerParams) -> None:
-        """Exhaustive players list the whole space; a first guess must fit the game."""
+        """The space must be listable, a first guess fit it, and some players refuse all codes."""
         space.require_enumerable(f"player {cls.name!r}")
+        if cls.consistent_pool_only and getattr(params, "pool", "consistent") != "consistent":
+            raise InvalidGameError(
+                f"player {cls.name!r}: pool must be 'consistent' ({cls.consistent_pool_only})"
+            )
         first = getattr(params, "first_guess", None)
         if first is not None and first.strip().lower() != AUTO:
             try:
@@ -400,6 +406,10 @@ class RandomPlayer(OnePlyPlayer):
 
     always_consistent_below = 2**62
     presets = PAPER_PRESETS
+    consistent_pool_only = (
+        "every guess scores alike and consistent codes win ties, so all codes would play the "
+        "same games"
+    )
 
     def score(self, guesses: Indices | None, candidates: Indices, position: Position) -> Scores:
         """Every guess scores the same."""
@@ -413,15 +423,7 @@ class LocalEntropyPlayer(OnePlyPlayer):
 
     presets = PAPER_PRESETS
 
-    @classmethod
-    def check_game(cls, space: CodeSpace, params: PlayerParams) -> None:
-        """As every exhaustive player, and only over consistent codes."""
-        super().check_game(space, params)
-        if getattr(params, "pool", "consistent") != "consistent":
-            raise InvalidGameError(
-                "player 'local_entropy': pool must be 'consistent' (local entropy ranks "
-                "candidate codes, not partitions)"
-            )
+    consistent_pool_only = "local entropy ranks candidate codes, not partitions"
 
     def score(self, guesses: Indices | None, candidates: Indices, position: Position) -> Scores:
         """Local entropy of each guess together with the codes played so far."""
