@@ -1,7 +1,8 @@
 """evo_mastermind: Mastermind code-breaking strategies, experiments, statistics and plots."""
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from evo_mastermind.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from evo_mastermind.codes import CodeSpace, InvalidGameError, SpaceTooLargeError
@@ -42,14 +43,7 @@ _EXPORTS = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Import an exported name from its module the first time it is asked for."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _EXPORTS)
 
 
 __all__ = [

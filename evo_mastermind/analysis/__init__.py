@@ -5,8 +5,9 @@ Entry points for a results directory: :func:`write_report` (``summary.csv``,
 pandas DataFrames, for notebooks.
 """
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from evo_mastermind.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from evo_mastermind.analysis.kinds import PLOT_KINDS, PlotKind
@@ -86,14 +87,7 @@ _EXPORTS = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Import an exported name from its module the first time it is asked for."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _EXPORTS)
 
 
 __all__ = [
