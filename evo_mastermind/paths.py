@@ -21,6 +21,12 @@ def find_project_root(start: Path | str) -> Path:
     return Path.cwd()
 
 
+def within_project(path: str) -> bool:
+    """Whether ``path`` is relative and never climbs out (no absolute path, no ``..``)."""
+    relative = Path(path)
+    return not relative.is_absolute() and ".." not in relative.parts
+
+
 def current_name(path: str) -> str:
     """``path`` as the project now names it: a renamed file's new name, with a FutureWarning.
 

@@ -45,7 +45,7 @@ from evo_mastermind.analysis.stats import (
 )
 from evo_mastermind.analysis.summary import grouped_summary, summary_table
 from evo_mastermind.analysis.tournament import tournament_report
-from evo_mastermind.paths import current_name, find_project_root
+from evo_mastermind.paths import current_name, find_project_root, within_project
 
 SEPARATOR = "───"
 
@@ -353,7 +353,7 @@ def write_report(
         source = str(compare_with)
         published = load_published(compare_with)
     elif source:
-        if Path(source).is_absolute() or ".." in Path(source).parts:
+        if not within_project(source):
             raise AnalysisError(
                 f"compare_with {str(source)[:60]!r} in the experiment record must be a path "
                 "inside the project; give another table with --compare-with"

@@ -37,7 +37,7 @@ from pydantic import (
 )
 
 from evo_mastermind.codes import InvalidGameError
-from evo_mastermind.paths import current_name, find_project_root
+from evo_mastermind.paths import current_name, find_project_root, within_project
 from evo_mastermind.players import import_plugins, known_player, preset_options, validate_params
 from evo_mastermind.runner.sources import (
     FullSecrets,
@@ -443,8 +443,7 @@ def load_config(
 def _check_compare_with(config: ExperimentConfig, path: Path) -> None:
     """``compare_with`` is a CSV file inside the project (give others on the command line)."""
     assert config.compare_with is not None
-    relative = Path(config.compare_with)
-    if relative.is_absolute() or ".." in relative.parts or relative.suffix.lower() != ".csv":
+    if not within_project(config.compare_with) or not config.compare_with.lower().endswith(".csv"):
         raise ConfigError(
             f"{path}: compare_with: {config.compare_with!r} must be a .csv path inside the "
             "project (no absolute path, no '..'); compare with another file by "
