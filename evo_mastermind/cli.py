@@ -124,6 +124,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_game_arguments(tree)
     tree.set_defaults(player="knuth")
     tree.add_argument("--out", required=True, help="JSON file to write")
+    tree.add_argument("--no-progress", action="store_true", help="no progress bar")
     tree.set_defaults(handler=_tree)
 
     run = commands.add_parser("run", help="run an experiment from a YAML config")
@@ -393,7 +394,7 @@ def _tree(args: argparse.Namespace) -> int:
     from evo_mastermind.players.tree import build_tree
 
     _, player = _make(args)
-    tree = build_tree(player, _options(args))
+    tree = build_tree(player, _options(args), progress=not args.no_progress)
     tree.save(args.out)
     counts = tree.guess_counts()
     print(

@@ -148,6 +148,12 @@ class CodeSpace:
         # A byte translation: no numpy arithmetic for one short code (games format every guess).
         return np.asarray(code, dtype=np.uint8).tobytes().translate(_TO_LETTERS).decode("ascii")
 
+    def format_all(self, codes: Codes) -> list[str]:
+        """Write many codes (rows) as letters, in one translation of their bytes."""
+        text = np.ascontiguousarray(codes, dtype=np.uint8).tobytes().translate(_TO_LETTERS)
+        letters = text.decode("ascii")
+        return [letters[at : at + self.pegs] for at in range(0, len(letters), self.pegs)]
+
     def sample(self, rng: np.random.Generator, n: int) -> Codes:
         """Draw ``n`` codes uniformly at random (with replacement), any space size."""
         return rng.integers(0, self.colors, size=(n, self.pegs), dtype=np.uint8)

@@ -23,7 +23,8 @@ from typing import Any
 import numba
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.typed import Dict
 
 from evo_mastermind.codes import Codes
 
@@ -35,6 +36,9 @@ SMALL_SET = 64
 
 PARALLEL_PAIRS = 1 << 20
 """Guess-candidate pairs from which a call is spread over every core."""
+
+SCAN_PAIRS = 1 << 18
+"""Guess-candidate pairs scored between two checks for a perfect splitter."""
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -59,6 +63,17 @@ def _store(
         scores[at] = -float(squares) / total
     else:
         scores[at] = np.log2(total) - logs / total
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bits(word: np.uint64) -> int:
+    """The number of bits set (a branch-free population count)."""
+    word = word - ((word >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    word = (word & np.uint64(0x3333333333333333)) + (
+        (word >> np.uint64(2)) & np.uint64(0x3333333333333333)
+    )
+    word = (word + (word >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return int((word * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 def _score_pool(
@@ -131,6 +146,14 @@ def _score_pool(
                         continue  # a colour the guess lacks adds no common peg
                     for j in range(m):
                         packed[j] += min(cand_counts[k, j], gk)
+            if heuristic == 1 and n_responses <= 64:
+                # Most parts needs only which responses occur: one bit each, then count them.
+                seen = np.uint64(0)
+                for j in range(m):
+                    seen |= np.uint64(1) << np.uint64(packed[j])
+                parts[at] = _bits(seen)
+                scores[at] = float(parts[at])
+                continue
             if m < 2 * n_responses:
                 # Few candidates: count into the histogram and clear only what was touched.
                 for j in range(m):
@@ -181,6 +204,460 @@ _score_serial = njit(cache=True, nogil=True)(_score_pool)
 _score_parallel = njit(cache=True, nogil=True, parallel=True)(_score_pool)
 
 
+@njit(cache=True, nogil=True)
+def _score_guesses(
+    codes: npt.NDArray[np.uint8],
+    counts: npt.NDArray[np.uint8],
+    guesses: npt.NDArray[np.int64],
+    cand_pegs: npt.NDArray[np.uint8],
+    cand_counts: npt.NDArray[np.uint8],
+    n_responses: int,
+    heuristic: int,
+    clog: npt.NDArray[np.float64],
+    weight: npt.NDArray[np.unsignedinteger],
+    scores: npt.NDArray[np.float64],
+    parts: npt.NDArray[np.int64],
+    threads: int,
+) -> None:
+    """Score the guesses, on every core when the call is large enough to pay for it."""
+    if threads > 1 and guesses.size * cand_pegs.shape[1] >= PARALLEL_PAIRS:
+        n_chunks = min(guesses.size, 64 * threads)
+        _score_parallel(
+            codes,
+            counts,
+            guesses,
+            cand_pegs,
+            cand_counts,
+            n_responses,
+            heuristic,
+            clog,
+            n_chunks,
+            weight,
+            scores,
+            parts,
+        )
+    else:
+        _score_serial(
+            codes,
+            counts,
+            guesses,
+            cand_pegs,
+            cand_counts,
+            n_responses,
+            heuristic,
+            clog,
+            1,
+            weight,
+            scores,
+            parts,
+        )
+
+
+SCORE_TOLERANCE = 1e-9
+"""As :data:`evo_mastermind.partitions.SCORE_TOLERANCE`: closer scores are tied."""
+
+
+@njit(cache=True, nogil=True)
+def _columns(
+    codes: npt.NDArray[np.uint8], counts: npt.NDArray[np.uint8], candidates: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """The candidates' pegs and colour counts as columns (the layout the scoring loops read)."""
+    m = candidates.size
+    cand_pegs = np.empty((codes.shape[1], m), dtype=np.uint8)
+    cand_counts = np.empty((counts.shape[1], m), dtype=np.uint8)
+    for j in range(m):
+        c = candidates[j]
+        for p in range(codes.shape[1]):
+            cand_pegs[p, j] = codes[c, p]
+        for k in range(counts.shape[1]):
+            cand_counts[k, j] = counts[c, k]
+    return cand_pegs, cand_counts
+
+
+@njit(cache=True, nogil=True)
+def _choose(
+    codes: npt.NDArray[np.uint8],
+    counts: npt.NDArray[np.uint8],
+    candidates: npt.NDArray[np.int64],
+    representatives: npt.NDArray[np.int64],
+    of_code: npt.NDArray[np.int64],
+    pool_all: bool,
+    heuristic: int,
+    first_only: bool,
+    n_responses: int,
+    weight: npt.NDArray[np.unsignedinteger],
+    threads: int,
+) -> npt.NDArray[np.int64]:
+    """Every best guess of a partition player at a position, sorted (or only the first).
+
+    ``candidates`` are the consistent codes (sorted); the pool is every code
+    (``pool_all``: one per class, ``representatives[k]`` the first code of class ``k`` and
+    ``of_code`` each code's class) or the candidates themselves. With two candidates or
+    fewer every one is best. A consistent perfect splitter (every candidate in a part of its
+    own) attains the optimum of every heuristic, so those are the answer when there are
+    any. Otherwise every guess of the pool is scored and the tied ones kept, consistent
+    codes first when the pool is every code. Asked for the first only, the scan of the pool
+    stops at its first perfect splitter (the first of its class is the class's
+    representative, and no consistent code ties with it).
+    """
+    m = candidates.size
+    if m <= 2:
+        return candidates[:1].copy() if first_only else candidates.copy()
+    cand_pegs, cand_counts = _columns(codes, counts, candidates)
+    clog = np.zeros(m + 1 if heuristic == 3 else 1)
+    for size in range(2, clog.size):
+        clog[size] = size * np.log2(size)
+    if not pool_all:
+        if representatives.size == of_code.size:  # no two codes alike: score every candidate
+            scores = np.empty(m)
+            parts = np.empty(m, dtype=np.int64)
+            _score_guesses(
+                codes,
+                counts,
+                candidates,
+                cand_pegs,
+                cand_counts,
+                n_responses,
+                heuristic,
+                clog,
+                weight,
+                scores,
+                parts,
+                threads,
+            )
+            return _tied(candidates, scores, first_only)
+        # One guess per class; a class is consistent as a whole, so its first code is here.
+        at_class = np.full(representatives.size, -1, dtype=np.int64)
+        firsts = np.empty(m, dtype=np.int64)
+        n_firsts = 0
+        for j in range(m):
+            k = of_code[candidates[j]]
+            if at_class[k] < 0:
+                at_class[k] = n_firsts
+                firsts[n_firsts] = candidates[j]
+                n_firsts += 1
+        scores = np.empty(n_firsts)
+        parts = np.empty(n_firsts, dtype=np.int64)
+        _score_guesses(
+            codes,
+            counts,
+            firsts[:n_firsts],
+            cand_pegs,
+            cand_counts,
+            n_responses,
+            heuristic,
+            clog,
+            weight,
+            scores,
+            parts,
+            threads,
+        )
+        every = np.empty(m)
+        for j in range(m):
+            every[j] = scores[at_class[of_code[candidates[j]]]]
+        return _tied(candidates, every, first_only)
+    if m <= n_responses:
+        scores = np.empty(m)
+        parts = np.empty(m, dtype=np.int64)
+        _score_guesses(
+            codes,
+            counts,
+            candidates,
+            cand_pegs,
+            cand_counts,
+            n_responses,
+            1,
+            clog,
+            weight,
+            scores,
+            parts,
+            threads,
+        )
+        perfect = candidates[parts == m]
+        if perfect.size:
+            return perfect[:1].copy() if first_only else perfect
+    n_pool = representatives.size
+    scores = np.empty(n_pool)
+    parts = np.empty(n_pool, dtype=np.int64)
+    if first_only and m <= n_responses:
+        # Blocks that double: an early splitter costs little, a whole scan few calls.
+        start = 0
+        block = 64
+        largest = max(64, SCAN_PAIRS // m)
+        while start < n_pool:
+            stop = min(start + block, n_pool)
+            # The number of parts alone tells a perfect splitter, and is the cheapest to count.
+            _score_guesses(
+                codes,
+                counts,
+                representatives[start:stop],
+                cand_pegs,
+                cand_counts,
+                n_responses,
+                1,
+                clog,
+                weight,
+                scores[start:stop],
+                parts[start:stop],
+                threads,
+            )
+            for at in range(start, stop):
+                if parts[at] == m:
+                    return representatives[at : at + 1].copy()
+            start = stop
+            block = min(2 * block, largest)
+        if heuristic != 1:  # no perfect splitter: score the pool again under the heuristic
+            _score_guesses(
+                codes,
+                counts,
+                representatives,
+                cand_pegs,
+                cand_counts,
+                n_responses,
+                heuristic,
+                clog,
+                weight,
+                scores,
+                parts,
+                threads,
+            )
+    else:
+        _score_guesses(
+            codes,
+            counts,
+            representatives,
+            cand_pegs,
+            cand_counts,
+            n_responses,
+            heuristic,
+            clog,
+            weight,
+            scores,
+            parts,
+            threads,
+        )
+    threshold = scores.max() - SCORE_TOLERANCE
+    # Consistent codes win ties: a class is consistent as a whole or not at all.
+    inside = np.empty(m, dtype=np.int64)
+    n_inside = 0
+    for j in range(m):
+        if scores[of_code[candidates[j]]] >= threshold:
+            if first_only:
+                return candidates[j : j + 1].copy()
+            inside[n_inside] = candidates[j]
+            n_inside += 1
+    if n_inside:
+        return inside[:n_inside].copy()
+    if first_only:
+        return _tied(representatives, scores, True)
+    tied = np.empty(of_code.size, dtype=np.int64)
+    n_tied = 0
+    for code in range(of_code.size):
+        if scores[of_code[code]] >= threshold:
+            tied[n_tied] = code
+            n_tied += 1
+    return tied[:n_tied].copy()
+
+
+@njit(cache=True, nogil=True)
+def _tied(
+    guesses: npt.NDArray[np.int64], scores: npt.NDArray[np.float64], first_only: bool
+) -> npt.NDArray[np.int64]:
+    """The guesses scoring within the tolerance of the best (the first of them only)."""
+    threshold = scores.max() - SCORE_TOLERANCE
+    tied = guesses[scores >= threshold]
+    return tied[:1].copy() if first_only else tied
+
+
+@njit(cache=True, nogil=True)
+def _longer(array: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The array copied into one twice as long (the rest unset)."""
+    longer = np.empty(2 * array.size, dtype=array.dtype)
+    longer[: array.size] = array
+    return longer
+
+
+@njit(cache=True, nogil=True)
+def _grow_tree(
+    codes: npt.NDArray[np.uint8],
+    counts: npt.NDArray[np.uint8],
+    place_values: npt.NDArray[np.int64],
+    candidates: npt.NDArray[np.int64],
+    played: int,
+    depth: int,
+    pool_all: bool,
+    heuristic: int,
+    classes_from: int,
+    max_depth: int,
+    weight: npt.NDArray[np.unsignedinteger],
+    threads: int,
+) -> tuple[
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+]:
+    """The subtree of a partition player with lexicographic ties, grown depth first.
+
+    The subtree's root is reached after guesses using the colours of bitmask ``played``
+    with the sorted ``candidates`` consistent, its guess being the game's ``depth``-th. Each
+    node's codes are a sorted slice of one array, split in place by their responses (a
+    stable counting sort keeps every part sorted). A node's guess is :func:`_choose`'s
+    first, with the classes of codes its history cannot tell apart (unplayed and zero
+    colours, cached by which colours those are).
+
+    Returns:
+        Each node's guess, parent (-1 for the root) and response from its parent (siblings
+        are numbered in increasing order of response), then each secret and the number of
+        guesses its game needed; an empty guess array when a game would need more than
+        ``max_depth``.
+    """
+    n, pegs = codes.shape
+    colors = counts.shape[1]
+    n_responses = (pegs + 1) * (pegs + 1)
+    win = pegs * (pegs + 1)
+    colour_mask = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        for p in range(pegs):
+            colour_mask[i] |= 1 << codes[i, p]
+    everything = np.arange(n, dtype=np.int64)
+    cached_firsts = Dict.empty(key_type=types.int64, value_type=types.int64[:])
+    cached_classes = Dict.empty(key_type=types.int64, value_type=types.int64[:])
+    cache_limit = max(16, (1 << 25) // n)  # half a gigabyte of class tables at most
+    kind = np.empty(colors, dtype=np.int64)
+    class_of = np.empty(n, dtype=np.int64)
+    class_first = np.empty(n, dtype=np.int64)
+
+    size = candidates.size
+    secrets = candidates.copy()
+    sorted_part = np.empty(size, dtype=np.int64)
+    answers = np.empty(size, dtype=np.int64)
+    won = np.empty(size, dtype=np.int64)
+    won_at = np.empty(size, dtype=np.int64)
+    n_won = 0
+    node_guess = np.empty(1024, dtype=np.int64)
+    node_parent = np.empty(1024, dtype=np.int64)
+    node_response = np.empty(1024, dtype=np.int64)
+    node_parent[0] = -1
+    node_response[0] = -1
+    n_nodes = 1
+    # The nodes still to expand: their number, slice of ``secrets``, played colours, depth.
+    stack_size = (max_depth + 1) * n_responses
+    stack_node = np.empty(stack_size, dtype=np.int64)
+    stack_start = np.empty(stack_size, dtype=np.int64)
+    stack_stop = np.empty(stack_size, dtype=np.int64)
+    stack_played = np.empty(stack_size, dtype=np.int64)
+    stack_depth = np.empty(stack_size, dtype=np.int64)
+    stack_node[0], stack_start[0], stack_stop[0] = 0, 0, size
+    stack_played[0], stack_depth[0] = played, depth
+    top = 1
+    part_size = np.zeros(n_responses, dtype=np.int64)
+    part_start = np.zeros(n_responses, dtype=np.int64)
+    while top:
+        top -= 1
+        node = stack_node[top]
+        start = stack_start[top]
+        stop = stack_stop[top]
+        played = stack_played[top]
+        depth = stack_depth[top]
+        if depth > max_depth:
+            empty = np.empty(0, dtype=np.int64)
+            return empty, empty, empty, empty, empty
+        here = secrets[start:stop]
+        m = stop - start
+        firsts = everything
+        of_class = everything
+        if m > 2 and (pool_all or m >= classes_from):
+            present = 0
+            for j in range(m):
+                present |= colour_mask[here[j]]
+            n_free = 0
+            n_zero = 0
+            key = 0
+            for k in range(colors):
+                if not present >> k & 1:
+                    kind[k] = 2
+                    n_zero += 1
+                elif not played >> k & 1:
+                    kind[k] = 1
+                    n_free += 1
+                else:
+                    kind[k] = 0
+                key = key * 3 + kind[k]
+            if n_free >= 2 or n_zero >= 2:
+                if key not in cached_firsts:
+                    if len(cached_firsts) >= cache_limit:
+                        cached_firsts.clear()
+                        cached_classes.clear()
+                    n_classes = _canonical_serial(codes, kind, place_values, class_of, class_first)
+                    cached_firsts[key] = class_first[:n_classes].copy()
+                    cached_classes[key] = class_of.copy()
+                firsts = cached_firsts[key]
+                of_class = cached_classes[key]
+        guess = _choose(
+            codes,
+            counts,
+            here,
+            firsts,
+            of_class,
+            pool_all,
+            heuristic,
+            True,
+            n_responses,
+            weight,
+            threads,
+        )[0]
+        node_guess[node] = guess
+        # Split the node's codes by their response to the guess, each part kept sorted.
+        part_size[:] = 0
+        for j in range(m):
+            c = here[j]
+            blacks = 0
+            for p in range(pegs):
+                blacks += codes[guess, p] == codes[c, p]
+            common = 0
+            for k in range(colors):
+                common += min(counts[guess, k], counts[c, k])
+            answer = blacks * pegs + common
+            answers[j] = answer
+            part_size[answer] += 1
+        at = 0
+        for r in range(n_responses):
+            part_start[r] = at
+            at += part_size[r]
+        for j in range(m):
+            r = answers[j]
+            sorted_part[part_start[r]] = here[j]
+            part_start[r] += 1
+        secrets[start:stop] = sorted_part[:m]
+        played_now = played | colour_mask[guess]
+        at = start
+        for r in range(n_responses):
+            if part_size[r] == 0:
+                continue
+            if r == win:
+                won[n_won] = secrets[at]
+                won_at[n_won] = depth
+                n_won += 1
+            else:
+                if n_nodes == node_guess.size:
+                    node_guess = _longer(node_guess)
+                    node_parent = _longer(node_parent)
+                    node_response = _longer(node_response)
+                node_parent[n_nodes] = node
+                node_response[n_nodes] = r
+                stack_node[top] = n_nodes
+                stack_start[top] = at
+                stack_stop[top] = at + part_size[r]
+                stack_played[top] = played_now
+                stack_depth[top] = depth + 1
+                top += 1
+                n_nodes += 1
+            at += part_size[r]
+    return node_guess[:n_nodes], node_parent[:n_nodes], node_response[:n_nodes], won, won_at
+
+
 def _clog_table(m: int) -> npt.NDArray[np.float64]:
     """``c * log2(c)`` for part sizes 0..m (entropy is ``log2 m - Σ c log2 c / m``)."""
     sizes = np.arange(m + 1, dtype=np.float64)
@@ -229,7 +706,7 @@ def pool_scores(
         HEURISTICS[heuristic],
         clog,
         min(guesses.size, 64 * numba.get_num_threads()),
-        np.array([codes.shape[1]], dtype=np.uint8 if n_responses <= 256 else np.uint16),
+        _weight(codes.shape[1]),
         scores,
         parts,
     )
@@ -340,6 +817,88 @@ def canonical_codes(
         _canonical_serial, codes, np.ascontiguousarray(kind, np.int64), place_values, out, first
     )
     return out, first[:n_classes].copy()
+
+
+def choose(
+    codes: Codes,
+    counts: npt.NDArray[np.uint8],
+    candidates: npt.NDArray[np.int64],
+    classes: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]],
+    pool_all: bool,
+    heuristic: str,
+    first_only: bool,
+) -> npt.NDArray[np.int64]:
+    """Every best guess of a partition player at a position (see :func:`_choose`).
+
+    Args:
+        codes: every code of the space, ``(n, pegs)`` bytes.
+        counts: their colour counts, ``(n, colors)``.
+        candidates: the sorted indices of the consistent codes.
+        classes: the first code of each class and each code's class (every code its own
+            class: ``arange(n)`` twice).
+        pool_all: score every code (consistent codes win ties), not only the candidates.
+        heuristic: a key of :data:`HEURISTICS`.
+        first_only: only the first best guess is wanted (lexicographic ties).
+    """
+    pegs = codes.shape[1]
+    return _call(
+        _choose,
+        codes,
+        counts,
+        np.ascontiguousarray(candidates, dtype=np.int64),
+        classes[0],
+        classes[1],
+        pool_all,
+        HEURISTICS[heuristic],
+        first_only,
+        (pegs + 1) ** 2,
+        _weight(pegs),
+        numba.get_num_threads(),
+    )
+
+
+def grow_tree(
+    codes: Codes,
+    counts: npt.NDArray[np.uint8],
+    place_values: npt.NDArray[np.int64],
+    candidates: npt.NDArray[np.int64],
+    played: int,
+    depth: int,
+    pool_all: bool,
+    heuristic: str,
+    classes_from: int,
+    max_depth: int,
+) -> tuple[
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+]:
+    """A subtree of a partition player with lexicographic ties (see :func:`_grow_tree`).
+
+    Scores on one thread: callers grow several subtrees at once instead.
+    """
+    return _call(
+        _grow_tree,
+        codes,
+        counts,
+        place_values,
+        np.ascontiguousarray(candidates, dtype=np.int64),
+        played,
+        depth,
+        pool_all,
+        HEURISTICS[heuristic],
+        classes_from,
+        max_depth,
+        _weight(codes.shape[1]),
+        1,
+    )
+
+
+def _weight(pegs: int) -> npt.NDArray[np.unsignedinteger]:
+    """The weight of a black peg in a packed response, typed as wide as responses need."""
+    return np.array([pegs], dtype=np.uint8 if (pegs + 1) ** 2 <= 256 else np.uint16)
 
 
 _CALLED: set[Any] = set()

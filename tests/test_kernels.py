@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 
 from evo_mastermind.codes import CodeSpace
-from evo_mastermind.kernels import HEURISTICS, pool_scores, responses, warm
+from evo_mastermind.kernels import HEURISTICS, choose, pool_scores, responses, warm
 from evo_mastermind.partitions import PARTITION_SCORES, partition_counts
 from evo_mastermind.scoring import indexed_scorer, response_matrix
+from evo_mastermind.symmetry import colour_classes
 
 
 @pytest.mark.parametrize(("pegs", "colors"), [(4, 6), (3, 5), (5, 3)])
@@ -90,3 +91,50 @@ def test_warm_is_quiet_once_compiled(capsys: pytest.CaptureFixture[str]) -> None
     warm()
     warm()
     assert capsys.readouterr().err.count("compiled") <= 1
+
+
+def _reference_best(
+    space: CodeSpace, candidates: np.ndarray, heuristic: str, pool_all: bool
+) -> np.ndarray:
+    """Every best guess by the numpy reference: score every guess, keep the tied ones."""
+    guesses = np.arange(space.size) if pool_all else candidates
+    counts = partition_counts(
+        response_matrix(space.all_codes[guesses], space.all_codes[candidates], space.colors),
+        space.n_responses,
+    )
+    scores = PARTITION_SCORES[heuristic](counts)
+    tied = guesses[scores >= scores.max() - 1e-9]
+    inside = np.intersect1d(tied, candidates)
+    return inside if pool_all and inside.size else tied
+
+
+@pytest.mark.parametrize("heuristic", list(HEURISTICS))
+@pytest.mark.parametrize("pool_all", [True, False])
+def test_choose_keeps_the_reference_best_guesses(heuristic: str, pool_all: bool) -> None:
+    space = CodeSpace(4, 6)
+    scorer = indexed_scorer(space)
+    rng = np.random.default_rng(7)
+    for _ in range(30):
+        # A position after two random guesses against a random secret.
+        secret = space.all_codes[rng.integers(space.size)]
+        played = rng.choice(space.size, 2, replace=False)
+        candidates = np.arange(space.size)
+        for guess in played:
+            answers = scorer.responses(int(guess), candidates)
+            wanted = response_matrix(space.all_codes[[guess]], secret[None, :], space.colors)[0, 0]
+            candidates = candidates[answers == wanted]
+        used = frozenset(space.all_codes[played].ravel().tolist())
+        zero = frozenset(np.flatnonzero(~scorer.counts[candidates].any(axis=0)).tolist())
+        classes = colour_classes(space, used, zero)
+        groups = (
+            (classes.representatives, classes.of_code)
+            if classes is not None
+            else (np.arange(space.size),) * 2
+        )
+        expected = _reference_best(space, candidates, heuristic, pool_all)
+        if candidates.size <= 2:
+            expected = candidates
+        best = choose(scorer.codes, scorer.counts, candidates, groups, pool_all, heuristic, False)
+        first = choose(scorer.codes, scorer.counts, candidates, groups, pool_all, heuristic, True)
+        assert best.tolist() == expected.tolist()
+        assert first.tolist() == expected[:1].tolist()

@@ -46,9 +46,6 @@ PAPER_PRESETS = MappingProxyType(
 NODE_LIMIT = 2_000_000
 """Cached positions kept before the cache is cleared, bounding memory on long runs."""
 
-SCAN_PAIRS = 1 << 18
-"""Guess-candidate pairs scored between two checks for a perfect splitter."""
-
 CLASSES_FROM = 2000
 """Consistent sets from this size are scored once per symmetry class (smaller: directly)."""
 
@@ -207,20 +204,15 @@ class OnePlyPlayer(Player[OnePlyOptions]):
         return int(tied[self._rng.integers(tied.size)])
 
     def _best(self, position: Position) -> Indices:
-        """Every best guess of a position, sorted (consistent ones only when any tie)."""
+        """Every best guess among the consistent codes, sorted (partition players override)."""
         consistent = position.consistent
         if consistent.size <= self.always_consistent_below:
             return consistent
         if position is self._root:
             return self._best_on_empty_board()
-        if self.settings.pool == "consistent":
-            small = consistent.size < CLASSES_FROM
-            classes = None if small else self._classes(position)
-            return self._tied(consistent, self._score_consistent(position, classes))
-        return self._prefer_consistent(
-            self._tied(None, self._score_every_code(position, self._classes(position))),
-            consistent,
-        )
+        small = consistent.size < CLASSES_FROM
+        classes = None if small else self._classes(position)
+        return self._tied(consistent, self._score_consistent(position, classes))
 
     def _classes(self, position: Position) -> CodeClasses | None:
         """Classes of codes this position cannot tell apart (unplayed and zero colours)."""
@@ -228,12 +220,6 @@ class OnePlyPlayer(Player[OnePlyOptions]):
         present = self.scorer.counts[position.consistent].any(axis=0)
         zero = frozenset(np.flatnonzero(~present).tolist())
         return colour_classes(self.space, played, zero)
-
-    def _score_every_code(self, position: Position, classes: CodeClasses | None) -> Scores:
-        """Scores of every code, computed once per class of codes the position cannot tell apart."""
-        if classes is None:
-            return self.score(None, position.consistent, position)
-        return self.score(classes.representatives, position.consistent, position)[classes.of_code]
 
     def _score_consistent(self, position: Position, classes: CodeClasses | None) -> Scores:
         """Scores of the consistent codes, once per class (a class is consistent as a whole)."""
@@ -296,56 +282,38 @@ class PartitionPlayer(OnePlyPlayer):
     always_consistent_below = 2
 
     def _best(self, position: Position) -> Indices:
-        """As the engine, but stop scoring as soon as a perfect splitter decides the move.
+        """Every best guess (the first only with lexicographic ties), chosen by the kernel.
 
-        A guess that leaves every candidate in a part of its own attains the optimum of every
-        partition score and consistent guesses win ties, so consistent perfect splitters are
-        the whole answer. Without one, a player with lexicographic ties plays the first
-        perfect splitter of the pool (the first of its class is the class's representative),
-        so the scan over the pool stops there (Ville 2013; Magruder's solver does the same).
+        A consistent perfect splitter attains the optimum of every partition score and
+        consistent guesses win ties, so those are the whole answer when there are any; with
+        lexicographic ties the scan of the pool stops at its first perfect splitter (Ville
+        2013; Magruder's solver does the same). See :func:`evo_mastermind.kernels.choose`.
         """
-        consistent = position.consistent
-        if (
-            self.settings.pool != "all"
-            or position is self._root
-            or consistent.size <= self.always_consistent_below
-        ):
-            return super()._best(position)
-        _, parts = self._partition(consistent, consistent, "most_parts")
-        perfect = parts == consistent.size
-        if perfect.any():
-            return consistent[perfect]
-        classes = self._classes(position)
-        pool = (
-            np.arange(self.space.size, dtype=np.int64)
-            if classes is None
-            else classes.representatives
-        )
-        if self.deterministic and consistent.size <= self.space.n_responses:
-            first, scores = self._scan_for_perfect(pool, consistent)
-            if first is not None:
-                return np.array([first], dtype=np.int64)
-        else:
-            scores, _ = self._partition(pool, consistent, self.heuristic)
-        every = scores if classes is None else scores[classes.of_code]
-        return self._prefer_consistent(self._tied(None, every), consistent)
+        from evo_mastermind.kernels import choose  # compiled: loaded on first use
 
-    def _scan_for_perfect(self, pool: Indices, candidates: Indices) -> tuple[int | None, Scores]:
-        """The first perfect splitter of the pool, or none and every guess's score."""
-        # Blocks that double: an early splitter costs little, a full scan few calls.
-        block, largest = 64, max(64, SCAN_PAIRS // max(1, candidates.size))
-        scores = []
-        start = 0
-        while start < pool.size:
-            guesses = pool[start : start + block]
-            part_scores, parts = self._partition(guesses, candidates, self.heuristic)
-            hit = np.flatnonzero(parts == candidates.size)
-            if hit.size:
-                return int(guesses[hit[0]]), part_scores
-            scores.append(part_scores)
-            start += block
-            block = min(2 * block, largest)
-        return None, np.concatenate(scores)
+        consistent = position.consistent
+        if position is self._root:
+            return super()._best(position)
+        pool_all = self.settings.pool == "all"
+        classes = None
+        if consistent.size > self.always_consistent_below and (
+            pool_all or consistent.size >= CLASSES_FROM
+        ):
+            classes = self._classes(position)
+        if classes is None:
+            every = np.arange(self.space.size, dtype=np.int64)
+            groups = (every, every)
+        else:
+            groups = (classes.representatives, classes.of_code)
+        return choose(
+            self.scorer.codes,
+            self.scorer.counts,
+            consistent,
+            groups,
+            pool_all,
+            self.heuristic,
+            first_only=self.settings.ties == "lexicographic",
+        )
 
     def _partition(
         self, guesses: Indices, candidates: Indices, heuristic: str

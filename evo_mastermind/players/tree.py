@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import json
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
@@ -23,10 +24,13 @@ import numpy.typing as npt
 from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
 from evo_mastermind.game import InconsistentResponsesError
 from evo_mastermind.players.base import Player, PlayerParams, register_player
+from evo_mastermind.players.one_ply import CLASSES_FROM, PartitionPlayer
 from evo_mastermind.scoring import Response, indexed_scorer, score
 
 TREE_FORMAT = "evo_mastermind.tree/1"
 MAX_DEPTH = 100
+THREADS_FROM = 10_000
+"""Spaces from this size grow the subtrees under the first guess on several threads."""
 
 
 @dataclass
@@ -125,8 +129,13 @@ class DecisionTree:
             raise InvalidGameError(f"cannot read decision tree {str(path)!r}: {error}") from None
 
 
-def build_tree(player: Player, params: dict[str, Any] | None = None) -> DecisionTree:
+def build_tree(
+    player: Player, params: dict[str, Any] | None = None, progress: bool = False
+) -> DecisionTree:
     """Play every secret of the player's space at once, branching at each guess.
+
+    Partition players with lexicographic ties are grown by the compiled kernel (with a
+    progress bar on stderr if ``progress``); any other deterministic player is asked.
 
     Raises:
         InvalidGameError: the player is not deterministic, or the space cannot be listed.
@@ -136,6 +145,17 @@ def build_tree(player: Player, params: dict[str, Any] | None = None) -> Decision
             f"player {player.name!r} is not deterministic with these options (random ties "
             "or sampling); a decision tree needs a player that ignores its generator"
         )
+    player.start(np.random.default_rng(0))
+    with _collection_paused():
+        if isinstance(player, PartitionPlayer) and player.settings.ties == "lexicographic":
+            root = _grown(player, progress)
+        else:
+            root = _asked(player)
+    return DecisionTree(player.space, player.name, dict(params or {}), root)
+
+
+def _asked(player: Player) -> TreeNode:
+    """Any deterministic player's tree, asking it at every node (branching with snapshots)."""
     space = player.space
     scorer = indexed_scorer(space)
     pegs = space.pegs
@@ -157,10 +177,86 @@ def build_tree(player: Player, params: dict[str, Any] | None = None) -> Decision
             node.next[response] = expand(secrets[answers == packed], depth + 1)
         return node
 
-    player.start(np.random.default_rng(0))
-    with _collection_paused():
-        root = expand(np.arange(space.size, dtype=np.int64), 1)
-    return DecisionTree(space, player.name, dict(params or {}), root)
+    return expand(np.arange(space.size, dtype=np.int64), 1)
+
+
+def _grown(player: PartitionPlayer, progress: bool) -> TreeNode:
+    """A partition player's tree grown by the compiled kernel (the guesses asking would give).
+
+    Only the first guess is asked of the player (it may derive it from the empty board);
+    the subtree under each of its responses is grown whole by
+    :func:`evo_mastermind.kernels.grow_tree`, which chooses as the player does, several
+    subtrees at once on as many threads as Numba may use.
+    """
+    import numba
+    from tqdm import tqdm
+
+    from evo_mastermind.kernels import grow_tree  # compiled: loaded on first use
+
+    space = player.space
+    scorer = indexed_scorer(space)
+    first = space.index(player.ask())
+    secrets = np.arange(space.size, dtype=np.int64)
+    answers = scorer.responses(first, secrets)
+    played = int(np.bitwise_or.reduce(1 << scorer.codes[first].astype(np.int64)))
+    win = Response(space.pegs, 0).pack(space.pegs)
+    parts = [(int(r), secrets[answers == r]) for r in np.unique(answers) if r != win]
+
+    def grow(part: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], ...]:
+        return grow_tree(
+            scorer.codes,
+            scorer.counts,
+            space.place_values,
+            part,
+            played,
+            2,
+            player.settings.pool == "all",
+            player.heuristic,
+            CLASSES_FROM,
+            MAX_DEPTH,
+        )
+
+    workers = numba.get_num_threads() if space.size >= THREADS_FROM else 1
+    with (
+        ThreadPoolExecutor(workers) as threads,
+        tqdm(
+            total=space.size,
+            unit="secret",
+            desc=f"{player.name} tree",
+            disable=not progress,
+            leave=False,
+        ) as bar,
+    ):
+        if workers == 1:
+            grown = [grow(part) for _, part in parts]
+        else:
+            # Largest subtrees first, so that no thread is left with a big one at the end.
+            order = sorted(range(len(parts)), key=lambda k: -parts[k][1].size)
+            futures = {k: threads.submit(grow, parts[k][1]) for k in order}
+            for future in as_completed(futures.values()):
+                bar.update(future.result()[3].size)
+            grown = [futures[k].result() for k in range(len(parts))]
+    guesses = [np.array([first])]
+    parents = [np.array([-1])]
+    responses = [np.array([-1])]
+    base = 1
+    for (packed, _), (part_guesses, part_parents, part_responses, _, _) in zip(
+        parts, grown, strict=True
+    ):
+        if part_guesses.size == 0:
+            raise InvalidGameError(f"player {player.name!r} needs more than {MAX_DEPTH} guesses")
+        guesses.append(part_guesses)
+        parents.append(np.where(part_parents < 0, 0, part_parents + base))
+        responses.append(np.where(part_parents < 0, packed, part_responses))
+        base += part_guesses.size
+    nodes = [TreeNode(text) for text in space.format_all(scorer.codes[np.concatenate(guesses)])]
+    unpacked = [Response.unpack(packed, space.pegs) for packed in range(space.n_responses)]
+    # Siblings are numbered in increasing order of response, as ``expand`` inserts them.
+    links = zip(np.concatenate(parents).tolist(), np.concatenate(responses).tolist(), strict=True)
+    for child, (parent, packed) in enumerate(links):
+        if child:
+            nodes[parent].next[unpacked[packed]] = nodes[child]
+    return nodes[0]
 
 
 @contextmanager

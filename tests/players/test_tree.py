@@ -6,7 +6,7 @@ import pytest
 from evo_mastermind.codes import CodeSpace, InvalidGameError
 from evo_mastermind.game import Codemaker, InconsistentResponsesError, play_game
 from evo_mastermind.players import make_player
-from evo_mastermind.players.tree import DecisionTree, build_tree
+from evo_mastermind.players.tree import DecisionTree, _asked, build_tree
 from evo_mastermind.scoring import Response
 
 SPACE = CodeSpace(4, 6)
@@ -101,3 +101,38 @@ def test_five_eight_trees_keep_their_totals(name: str, total: int, longest: int)
         options.update(SOLVER_SETTINGS)
     counts = build_tree(make_player(name, space, options)).guess_counts()
     assert (int(counts.sum()), int(counts.max())) == (total, longest)
+
+
+@pytest.mark.parametrize(
+    ("pegs", "colors", "name", "options"),
+    [
+        (4, 6, "knuth", {}),
+        (4, 6, "most_parts", {**SOLVER_SETTINGS, "first_guess": "AABC"}),
+        (4, 6, "expected_size", {**SOLVER_SETTINGS, "first_guess": "AABB"}),
+        (4, 6, "entropy", {**SOLVER_SETTINGS, "first_guess": "AABC"}),
+        (4, 6, "entropy", {"ties": "lexicographic"}),
+        (3, 5, "worst_case", {**SOLVER_SETTINGS, "first_guess": "ABC"}),
+        (5, 3, "most_parts", {"ties": "lexicographic", "first_guess": "AABBC"}),
+    ],
+)
+def test_the_compiled_tree_is_the_tree_of_asking_the_player(
+    pegs: int, colors: int, name: str, options: dict[str, str]
+) -> None:
+    space = CodeSpace(pegs, colors)
+    grown = build_tree(make_player(name, space, options))
+    player = make_player(name, space, options)
+    player.start(np.random.default_rng(0))
+    assert grown.root.to_json() == _asked(player).to_json()
+
+
+def test_a_space_large_enough_for_threads_grows_the_same_tree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    options = {**SOLVER_SETTINGS, "first_guess": "AABC"}
+    alone = build_tree(make_player("entropy", SPACE, options)).root.to_json()
+    monkeypatch.setattr("evo_mastermind.players.tree.THREADS_FROM", 1)
+    numba = pytest.importorskip("numba")
+    threads = numba.get_num_threads()
+    if threads < 2:
+        pytest.skip("one Numba thread")
+    assert build_tree(make_player("entropy", SPACE, options)).root.to_json() == alone
