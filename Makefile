@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 PAPER_TABLES := table2 table3 table4 table5 table6
 RUN := $(BIN)/evo-mastermind run --resume
 
-.PHONY: test test-slow lint docs reproduce studies benchmark strip-notebooks clean
+.PHONY: test test-slow lint docs reproduce studies benchmark benchmark-solver strip-notebooks clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -51,6 +51,12 @@ studies: $(STAMP)
 # figures go to benchmarks/results/engine.json.
 benchmark: $(STAMP)
 	$(BIN)/python -m benchmarks.bench_engine
+
+# The same trees against Magruder's C++ solver, side by side, whole processes (about 5
+# minutes): build the solver outside this repository first with benchmarks/build_solver.sh,
+# then e.g. `make benchmark-solver SOLVER=/tmp/mm/bin`; figures go to results/solver.json.
+benchmark-solver: $(STAMP)
+	$(BIN)/python -m benchmarks.bench_solver --solver $(SOLVER)
 
 # Notebooks are committed without outputs (small diffs): run this before committing one.
 strip-notebooks: $(STAMP)

@@ -217,40 +217,26 @@ def _score_guesses(
     weight: npt.NDArray[np.unsignedinteger],
     scores: npt.NDArray[np.float64],
     parts: npt.NDArray[np.int64],
-    threads: int,
 ) -> None:
-    """Score the guesses, on every core when the call is large enough to pay for it."""
-    if threads > 1 and guesses.size * cand_pegs.shape[1] >= PARALLEL_PAIRS:
-        n_chunks = min(guesses.size, 64 * threads)
-        _score_parallel(
-            codes,
-            counts,
-            guesses,
-            cand_pegs,
-            cand_counts,
-            n_responses,
-            heuristic,
-            clog,
-            n_chunks,
-            weight,
-            scores,
-            parts,
-        )
-    else:
-        _score_serial(
-            codes,
-            counts,
-            guesses,
-            cand_pegs,
-            cand_counts,
-            n_responses,
-            heuristic,
-            clog,
-            1,
-            weight,
-            scores,
-            parts,
-        )
+    """Score the guesses on this thread.
+
+    Choosing a guess stays on one thread: a tree grows several subtrees at once, a run
+    plays several games at once, and a kernel that needs no thread pool loads at once.
+    """
+    _score_serial(
+        codes,
+        counts,
+        guesses,
+        cand_pegs,
+        cand_counts,
+        n_responses,
+        heuristic,
+        clog,
+        1,
+        weight,
+        scores,
+        parts,
+    )
 
 
 SCORE_TOLERANCE = 1e-9
@@ -286,7 +272,6 @@ def _choose(
     first_only: bool,
     n_responses: int,
     weight: npt.NDArray[np.unsignedinteger],
-    threads: int,
 ) -> npt.NDArray[np.int64]:
     """Every best guess of a partition player at a position, sorted (or only the first).
 
@@ -323,7 +308,6 @@ def _choose(
                 weight,
                 scores,
                 parts,
-                threads,
             )
             return _tied(candidates, scores, first_only)
         # One guess per class; a class is consistent as a whole, so its first code is here.
@@ -350,7 +334,6 @@ def _choose(
             weight,
             scores,
             parts,
-            threads,
         )
         every = np.empty(m)
         for j in range(m):
@@ -371,7 +354,6 @@ def _choose(
             weight,
             scores,
             parts,
-            threads,
         )
         perfect = candidates[parts == m]
         if perfect.size:
@@ -399,7 +381,6 @@ def _choose(
                 weight,
                 scores[start:stop],
                 parts[start:stop],
-                threads,
             )
             for at in range(start, stop):
                 if parts[at] == m:
@@ -419,7 +400,6 @@ def _choose(
                 weight,
                 scores,
                 parts,
-                threads,
             )
     else:
         _score_guesses(
@@ -434,7 +414,6 @@ def _choose(
             weight,
             scores,
             parts,
-            threads,
         )
     threshold = scores.max() - SCORE_TOLERANCE
     # Consistent codes win ties: a class is consistent as a whole or not at all.
@@ -490,7 +469,6 @@ def _grow_tree(
     classes_from: int,
     max_depth: int,
     weight: npt.NDArray[np.unsignedinteger],
-    threads: int,
 ) -> tuple[
     npt.NDArray[np.int64],
     npt.NDArray[np.int64],
@@ -606,7 +584,6 @@ def _grow_tree(
             True,
             n_responses,
             weight,
-            threads,
         )[0]
         node_guess[node] = guess
         # Split the node's codes by their response to the guess, each part kept sorted.
@@ -853,7 +830,6 @@ def choose(
         first_only,
         (pegs + 1) ** 2,
         _weight(pegs),
-        numba.get_num_threads(),
     )
 
 
@@ -892,7 +868,6 @@ def grow_tree(
         classes_from,
         max_depth,
         _weight(codes.shape[1]),
-        1,
     )
 
 
@@ -922,26 +897,29 @@ def _call(kernel: Any, *args: Any) -> Any:
 
 
 def warm() -> None:
-    """Compile (or load from the cache) every kernel, as ``make`` does after installing."""
-    codes = np.zeros((2, 2), dtype=np.uint8)
-    codes.flags.writeable = False  # as CodeSpace.all_codes: numba types read-only apart
-    counts = np.array([[2, 0], [2, 0]], dtype=np.uint8)
-    everything = np.arange(2, dtype=np.int64)
+    """Compile (or load from the cache) every kernel, as ``make`` does after installing.
+
+    A small space's own arrays are used, so that the types are the ones games pass.
+    """
+    from evo_mastermind.codes import CodeSpace
+    from evo_mastermind.scoring import indexed_scorer
+
+    space = CodeSpace(3, 4)
+    scorer = indexed_scorer(space)
+    every = np.arange(space.size, dtype=np.int64)
+    cand_pegs = np.ascontiguousarray(scorer.codes.T)
+    cand_counts = np.ascontiguousarray(scorer.counts.T)
     for kernel in (_score_serial, _score_parallel):
-        _call(
-            kernel,
-            codes,
-            counts,
-            everything,
-            np.ascontiguousarray(codes.T),
-            np.ascontiguousarray(counts.T),
-            9,
-            0,
-            np.zeros(3),
-            2,
-            np.array([2], dtype=np.uint8),
-            np.empty(2),
-            np.empty(2, dtype=np.int64),
-        )
-    canonical_codes(codes, np.zeros(2, dtype=np.int64), np.array([2, 1], dtype=np.int64))
-    responses(codes, counts, 0, everything)
+        scores = np.empty(space.size)
+        parts = np.empty(space.size, dtype=np.int64)
+        clog = _clog_table(space.size)
+        weight = _weight(space.pegs)
+        args = (every, cand_pegs, cand_counts, space.n_responses, 3, clog, 2, weight)
+        _call(kernel, scorer.codes, scorer.counts, *args, scores, parts)
+    for pool_all in (True, False):
+        choose(scorer.codes, scorer.counts, every[::5], (every, every), pool_all, "entropy", True)
+    grow_tree(
+        scorer.codes, scorer.counts, space.place_values, every, 0, 1, True, "entropy", 2000, 100
+    )
+    canonical_codes(scorer.codes, np.ones(space.colors, dtype=np.int64), space.place_values)
+    responses(scorer.codes, scorer.counts, 0, every)

@@ -220,7 +220,7 @@ def _grown(player: PartitionPlayer, progress: bool) -> TreeNode:
     with (
         ThreadPoolExecutor(workers) as threads,
         tqdm(
-            total=space.size,
+            total=sum(part.size for _, part in parts),
             unit="secret",
             desc=f"{player.name} tree",
             disable=not progress,
@@ -228,14 +228,21 @@ def _grown(player: PartitionPlayer, progress: bool) -> TreeNode:
         ) as bar,
     ):
         if workers == 1:
-            grown = [grow(part) for _, part in parts]
+            grown = []
+            for _, part in parts:
+                grown.append(grow(part))
+                bar.update(part.size)
         else:
-            # Largest subtrees first, so that no thread is left with a big one at the end.
+            # The smallest subtree here first, loading the kernel once; then the largest
+            # first, so that no thread is left with a big one at the end.
             order = sorted(range(len(parts)), key=lambda k: -parts[k][1].size)
-            futures = {k: threads.submit(grow, parts[k][1]) for k in order}
+            done = {order[-1]: grow(parts[order[-1]][1])}
+            bar.update(parts[order[-1]][1].size)
+            futures = {k: threads.submit(grow, parts[k][1]) for k in order[:-1]}
             for future in as_completed(futures.values()):
                 bar.update(future.result()[3].size)
-            grown = [futures[k].result() for k in range(len(parts))]
+            done.update((k, future.result()) for k, future in futures.items())
+            grown = [done[k] for k in range(len(parts))]
     guesses = [np.array([first])]
     parents = [np.array([-1])]
     responses = [np.array([-1])]

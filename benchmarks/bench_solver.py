@@ -1,0 +1,143 @@
+"""Our exhaustive game trees against Magruder's C++ solver (mikemag/Mastermind), side by side.
+
+Both sides are timed as whole processes, in turn (ours, the solver's, ours, …), so that a
+machine whose speed drifts slows both alike: ``evo-mastermind tree`` with the solver's
+settings (all-codes pool, lexicographic ties, its preset first guesses) against the
+solver's single-threaded CPU build of the same strategy and game. "One core" pins both to
+CPU 0 (``taskset``) with one Numba thread; "every core" gives ours every core and Numba
+thread (the solver has one thread either way). CPU seconds are user + system time of the
+finished child. Figures go to ``benchmarks/results/solver.json``.
+
+The solver is not part of this project and is never committed: build it outside the tree
+with ``benchmarks/build_solver.sh SOURCE_DIR`` (one binary per strategy and game, named
+``mm_<Strategy>_<pegs><colors>``), then run
+``python -m benchmarks.bench_solver --solver SOURCE_DIR/bin``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks._record import record
+
+FIRST_GUESSES = {
+    (4, 6): {"knuth": "AABB", "most_parts": "AABC", "expected_size": "AABB", "entropy": "AABC"},
+    (5, 8): dict.fromkeys(["knuth", "most_parts", "expected_size", "entropy"], "AABBC"),
+}
+"""The first guesses the solver presets for these games."""
+
+SOLVER_NAMES = {
+    "knuth": "Knuth",
+    "most_parts": "MostParts",
+    "expected_size": "ExpectedSize",
+    "entropy": "Entropy",
+}
+
+
+def timed(
+    command: list[str], cwd: Path | None = None, env: dict[str, str] | None = None
+) -> tuple[float, float, str]:
+    """Wall and CPU seconds of one whole child process, and what it printed."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stdout + done.stderr
+
+
+def ours(pegs: int, colors: int, name: str, one_core: bool, out: Path) -> list[str]:
+    """The ``evo-mastermind tree`` command with the solver's settings."""
+    command = [str(Path(sys.executable).with_name("evo-mastermind")), "tree"]
+    command += ["--pegs", str(pegs), "--colors", str(colors), "--player", name, "--no-progress"]
+    command += ["-o", f"first_guess={FIRST_GUESSES[(pegs, colors)][name]}"]
+    if name != "knuth":
+        command += ["-o", "ties=lexicographic", "-o", "pool=all"]
+    command += ["--out", str(out)]
+    return pinned(command) if one_core else command
+
+
+def pinned(command: list[str]) -> list[str]:
+    """The command on CPU 0 only (when ``taskset`` exists)."""
+    return ["taskset", "-c", "0", *command] if shutil.which("taskset") else command
+
+
+def compare(
+    solver: Path, pegs: int, colors: int, name: str, pairs: int, one_core: bool
+) -> dict[str, object]:
+    """Median wall and CPU seconds of both sides over alternating runs, and our totals."""
+    binary = solver / f"mm_{SOLVER_NAMES[name]}_{pegs}{colors}"
+    env = dict(os.environ, NUMBA_NUM_THREADS="1") if one_core else dict(os.environ)
+    rows: dict[str, list[float]] = {
+        "ours wall": [],
+        "ours cpu": [],
+        "solver wall": [],
+        "solver cpu": [],
+    }
+    solver_elapsed: list[float] = []
+    summary = ""
+    with tempfile.TemporaryDirectory() as scratch:
+        for _ in range(pairs):
+            wall, cpu, summary = timed(
+                ours(pegs, colors, name, one_core, Path(scratch) / "t.json"), env=env
+            )
+            rows["ours wall"].append(wall)
+            rows["ours cpu"].append(cpu)
+            # The solver reads its data files from the directory above its binaries.
+            command = pinned([str(binary)]) if one_core else [str(binary)]
+            wall, cpu, printed = timed(command, cwd=solver.parent)
+            rows["solver wall"].append(wall)
+            rows["solver cpu"].append(cpu)
+            found = re.search(r"Elapsed time ([0-9.]+)s", printed)
+            if found:
+                solver_elapsed.append(float(found.group(1)))
+    figures: dict[str, object] = {
+        key: round(statistics.median(values), 4) for key, values in rows.items()
+    }
+    if solver_elapsed:
+        figures["solver's own elapsed"] = round(statistics.median(solver_elapsed), 4)
+    figures["ratio cpu"] = round(
+        statistics.median(a / b for a, b in zip(rows["ours cpu"], rows["solver cpu"], strict=True)),
+        3,
+    )
+    figures["ratio wall"] = round(
+        statistics.median(
+            a / b for a, b in zip(rows["ours wall"], rows["solver wall"], strict=True)
+        ),
+        3,
+    )
+    figures["ours"] = summary.strip().split(";")[0]
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument(
+        "--solver", type=Path, required=True, help="directory of the solver's binaries"
+    )
+    parser.add_argument(
+        "--pairs", type=int, default=3, help="alternating runs of each side (default 3)"
+    )
+    args = parser.parse_args()
+    figures: dict[str, object] = {}
+    for (pegs, colors), names in FIRST_GUESSES.items():
+        for name in names:
+            for label, one_core in (("one core", True), ("every core", False)):
+                row = compare(args.solver, pegs, colors, name, args.pairs, one_core)
+                figures[f"{name} tree ({pegs},{colors}), {label}"] = row
+    record("solver", figures)
+
+
+if __name__ == "__main__":
+    main()
