@@ -17,7 +17,6 @@ from __future__ import annotations
 import copy
 import difflib
 import importlib
-import importlib.metadata
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
@@ -322,6 +321,8 @@ def load_entry_points() -> None:
     Raises:
         PluginError: an entry point that does not load, or names neither.
     """
+    import importlib.metadata  # about 25 ms: only a name not registered yet needs it
+
     for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         key = (point.name, point.value)
         if key in _loaded_entry_points:
