@@ -8,21 +8,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import re
 import signal
 import sys
 import warnings
 from collections.abc import Callable, Sequence
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-import yaml
-
 # Only what parsing the command line needs is imported here; each command imports the
-# rest (players, runner, pandas, matplotlib, the compiled kernels), so --help starts at once.
+# rest (players, runner, pandas, matplotlib, the compiled kernels, YAML), so --help starts at
+# once and `play` loads only its player.
 from evo_mastermind.analysis.kinds import PLOT_KINDS
 from evo_mastermind.codes import LETTERS, Code, CodeSpace, InvalidGameError
 from evo_mastermind.game import (
@@ -53,6 +50,10 @@ class _Parser(argparse.ArgumentParser):
 
 def _player_options(pairs: Sequence[str]) -> dict[str, Any]:
     options: dict[str, Any] = {}
+    if not pairs:
+        return options
+    import yaml  # only for -o values: plain `play` does not load it
+
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
@@ -540,7 +541,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         kept = "; finished games are kept (rerun with --resume)" if command == "run" else ""
         print(f"{PROG}: interrupted{kept}", file=sys.stderr)
         return 130
-    except BrokenProcessPool:
+    except RuntimeError as error:
+        if not _broken_pool(error):
+            raise
         print(
             f"{PROG}: error: a worker process died (killed, or out of memory); finished games "
             "are kept: rerun with --resume",
@@ -560,8 +563,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
 
 
+def _broken_pool(error: BaseException) -> bool:
+    """Whether ``error`` says a worker process of a pool died."""
+    # Only a run imports the process pool; `play` does not pay for importing it.
+    pool = sys.modules.get("concurrent.futures.process")
+    return pool is not None and isinstance(error, pool.BrokenProcessPool)
+
+
 def _quiet_shutdown() -> None:
     """After an interrupt, no warnings from workers being stopped reach the screen."""
+    import logging
+
     logging.disable(logging.CRITICAL)
     warnings.simplefilter("ignore")
 

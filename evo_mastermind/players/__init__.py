@@ -1,18 +1,15 @@
-"""Every registered player; importing this package fills the registry."""
+"""Every registered player: the registry, and the built-in players' modules.
 
-from evo_mastermind.players import (
-    archive,
-    classic,
-    evolutionary,
-    fcol,
-    joint,
-    one_ply,
-    rao,
-    tree,
-)
+Asking for a player by name imports only its module (``make_player("entropy")`` loads the
+one-ply players, not DEAP); reading :data:`PLAYERS` imports every built-in player first.
+"""
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from evo_mastermind.players.base import (
+    BUILTIN_PLAYERS,
     ENTRY_POINT_GROUP,
-    PLAYERS,
     InvalidPlayerParamsError,
     Player,
     PlayerParams,
@@ -27,10 +24,38 @@ from evo_mastermind.players.base import (
     preset_options,
     presets_of,
     register_player,
+    registered_players,
     validate_params,
 )
 
+if TYPE_CHECKING:
+    from evo_mastermind.players import (
+        archive,
+        classic,
+        evolutionary,
+        fcol,
+        joint,
+        one_ply,
+        rao,
+        tree,
+    )
+    from evo_mastermind.players.base import PLAYERS
+
+# The built-in players' modules, as attributes imported on first use.
+_MODULES = frozenset(module.rpartition(".")[2] for module in BUILTIN_PLAYERS.values())
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PLAYERS":
+        players = globals()["PLAYERS"] = registered_players()  # complete: later reads are plain
+        return players
+    if name in _MODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
+    "BUILTIN_PLAYERS",
     "ENTRY_POINT_GROUP",
     "PLAYERS",
     "InvalidPlayerParamsError",
@@ -54,6 +79,7 @@ __all__ = [
     "presets_of",
     "rao",
     "register_player",
+    "registered_players",
     "tree",
     "validate_params",
 ]

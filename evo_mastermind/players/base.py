@@ -7,7 +7,9 @@ Anything a player learns that depends only on the history may be kept across gam
 
 The registry holds our players, those of plugin modules (:func:`import_plugins`, named by
 a config's ``plugins:`` or ``--plugin``) and those of installed packages that declare an
-entry point in the group :data:`ENTRY_POINT_GROUP` (:func:`load_entry_points`).
+entry point in the group :data:`ENTRY_POINT_GROUP` (:func:`load_entry_points`). A built-in
+player's module (:data:`BUILTIN_PLAYERS`) is imported when the player is first asked for by
+name, or when :data:`PLAYERS` is read.
 """
 
 from __future__ import annotations
@@ -15,13 +17,12 @@ from __future__ import annotations
 import copy
 import difflib
 import importlib
-import importlib.metadata
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
-from typing import Any, ClassVar, Generic, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
@@ -154,14 +155,62 @@ class PluginError(InvalidGameError):
 ENTRY_POINT_GROUP = "evo_mastermind.players"
 """The entry-point group through which installed packages make their players known."""
 
-PLAYERS: dict[str, type[Player]] = {}
-"""Every registered player class by name."""
+BUILTIN_PLAYERS: Mapping[str, str] = MappingProxyType(
+    {
+        "archive": "evo_mastermind.players.archive",
+        "knuth": "evo_mastermind.players.classic",
+        "first_consistent": "evo_mastermind.players.classic",
+        "eda": "evo_mastermind.players.evolutionary",
+        "ga": "evo_mastermind.players.evolutionary",
+        "fcol": "evo_mastermind.players.fcol",
+        "joint": "evo_mastermind.players.joint",
+        "entropy": "evo_mastermind.players.one_ply",
+        "most_parts": "evo_mastermind.players.one_ply",
+        "expected_size": "evo_mastermind.players.one_ply",
+        "worst_case": "evo_mastermind.players.one_ply",
+        "random": "evo_mastermind.players.one_ply",
+        "local_entropy": "evo_mastermind.players.one_ply",
+        "rao": "evo_mastermind.players.rao",
+        "tree": "evo_mastermind.players.tree",
+    }
+)
+"""Each built-in player's name and the module that registers it (imported on first use)."""
+
+_registered: dict[str, type[Player]] = {}  # the registry as filled so far (PLAYERS once complete)
+
+if TYPE_CHECKING:
+    PLAYERS: dict[str, type[Player]]
+    """Every registered player class by name (reading it imports every built-in player)."""
 
 P = TypeVar("P", bound=type[Player])
 
 _lock = threading.RLock()  # Dask workers import plugins from several threads at once
 _imported_plugins: set[str] = set()
 _loaded_entry_points: set[tuple[str, str]] = set()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PLAYERS":
+        return registered_players()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def registered_players() -> dict[str, type[Player]]:
+    """Every registered player class by name, after importing every built-in player's module.
+
+    The same dict as :data:`PLAYERS`: plugins registered later appear in it too.
+    """
+    for module in dict.fromkeys(BUILTIN_PLAYERS.values()):
+        importlib.import_module(module)
+    globals()["PLAYERS"] = _registered  # complete now: later reads skip __getattr__
+    return _registered
+
+
+def _import_builtin(name: str) -> None:
+    """Import the module of the built-in player ``name``, if it is one (and not yet loaded)."""
+    module = BUILTIN_PLAYERS.get(name)
+    if module is not None and name not in _registered:
+        importlib.import_module(module)
 
 
 def _origin(cls: type) -> str:
@@ -186,8 +235,10 @@ def register_player(name: str) -> Callable[[P], P]:
                 f"cannot register {cls!r} as player {name!r}: "
                 "it is not a subclass of evo_mastermind.players.Player"
             )
+        if cls.__module__ != BUILTIN_PLAYERS.get(name, cls.__module__):
+            _import_builtin(name)  # a clash with a built-in is found whichever loads first
         with _lock:
-            existing = PLAYERS.get(name)
+            existing = _registered.get(name)
             # The same class defined again (a module reloaded) replaces itself quietly.
             if existing is not None and _origin(existing) != _origin(cls):
                 kind = "a built-in player" if _is_builtin(existing) else _origin(existing)
@@ -203,7 +254,7 @@ def register_player(name: str) -> Callable[[P], P]:
                         f"player {name!r}: preset {preset!r} is invalid: {_problems(error)}"
                     ) from None
             cls.name = name
-            PLAYERS[name] = cls
+            _registered[name] = cls
         return cls
 
     return register
@@ -270,6 +321,8 @@ def load_entry_points() -> None:
     Raises:
         PluginError: an entry point that does not load, or names neither.
     """
+    import importlib.metadata  # about 25 ms: only a name not registered yet needs it
+
     for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         key = (point.name, point.value)
         if key in _loaded_entry_points:
@@ -285,7 +338,7 @@ def load_entry_points() -> None:
                     f"{where} does not load: {type(error).__name__}: {error}"
                 ) from None
             if isinstance(loaded, type) and issubclass(loaded, Player):
-                if not any(cls is loaded for cls in PLAYERS.values()):
+                if not any(cls is loaded for cls in _registered.values()):
                     try:
                         register_player(point.name)(loaded)
                     except PluginError as error:
@@ -303,15 +356,17 @@ def known_player(name: str) -> type[Player]:
     Raises:
         UnknownPlayerError: no player of that name; the message suggests the closest one.
     """
-    if name not in PLAYERS:
+    _import_builtin(name)
+    if name not in _registered:
         load_entry_points()
-    if name not in PLAYERS:
+    if name not in _registered:
+        known = registered_players()  # the message lists every player
         raise UnknownPlayerError(
-            f"unknown player {name!r}{_suggest(name, PLAYERS)}; known players: "
-            f"{', '.join(sorted(PLAYERS))} (a player of your own: name its module under "
+            f"unknown player {name!r}{_suggest(name, known)}; known players: "
+            f"{', '.join(sorted(known))} (a player of your own: name its module under "
             "'plugins:' or with --plugin, or install it with an entry point)"
         )
-    return PLAYERS[name]
+    return _registered[name]
 
 
 def validate_params(name: str, params: Mapping[str, Any]) -> PlayerParams:

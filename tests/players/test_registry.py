@@ -1,5 +1,7 @@
 """The player registry: plugin modules, entry points, presets, and one-line errors."""
 
+import subprocess
+import sys
 import textwrap
 from collections.abc import Mapping
 from pathlib import Path
@@ -10,6 +12,7 @@ import pytest
 
 from evo_mastermind.codes import Code, CodeSpace
 from evo_mastermind.players import (
+    BUILTIN_PLAYERS,
     PLAYERS,
     Player,
     PlayerParams,
@@ -18,6 +21,7 @@ from evo_mastermind.players import (
     UnknownPlayerError,
     UnknownPresetError,
     import_plugins,
+    known_player,
     make_player,
     preset_options,
     register_player,
@@ -186,3 +190,68 @@ def test_params_of_a_plugin_player_are_validated(registry: None) -> None:
     with pytest.raises(Exception, match="player 'with_width': widht: unknown option"):
         validate_params("with_width", {"widht": 4})
     assert isinstance(make_player("with_width", CodeSpace(3, 3), {"width": 5}), WithWidth)
+
+
+def test_the_built_in_table_names_every_built_in_player_and_its_module() -> None:
+    built_in = {name for name, cls in PLAYERS.items() if cls.__module__.startswith("evo_")}
+    assert built_in == set(BUILTIN_PLAYERS)
+    for name, module in BUILTIN_PLAYERS.items():
+        assert known_player(name).__module__ == module and known_player(name).name == name
+
+
+def in_a_fresh_interpreter(code: str) -> str:
+    """What ``code`` prints in a new Python: nothing of this session's registry is loaded."""
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, check=True
+    )
+    return done.stdout
+
+
+def test_a_player_asked_for_by_name_imports_only_its_module() -> None:
+    printed = in_a_fresh_interpreter(
+        """
+        import sys
+        from evo_mastermind.codes import CodeSpace
+        from evo_mastermind.players import make_player
+
+        make_player("entropy", CodeSpace(4, 6))
+        print(sorted(m for m in sys.modules if m.startswith("evo_mastermind.players.")))
+        print("deap" in sys.modules)
+        """
+    )
+    assert printed.splitlines() == [
+        "['evo_mastermind.players.base', 'evo_mastermind.players.one_ply']",
+        "False",
+    ]
+
+
+def test_reading_the_registry_or_listing_players_loads_every_built_in_one() -> None:
+    printed = in_a_fresh_interpreter(
+        """
+        from evo_mastermind.players import base
+        print(len(base.PLAYERS))
+        """
+    )
+    assert printed == f"{len(BUILTIN_PLAYERS)}\n"
+    listed = in_a_fresh_interpreter("from evo_mastermind.cli import main; main(['players'])")
+    names = {line.split()[0] for line in listed.splitlines() if not line.startswith(" ")}
+    assert names == set(BUILTIN_PLAYERS)
+
+
+def test_a_clash_with_a_built_in_not_yet_imported_is_refused() -> None:
+    printed = in_a_fresh_interpreter(
+        """
+        import sys
+        from evo_mastermind.players import Player, PluginError, register_player
+
+        class Mine(Player):
+            start = ask = tell = print
+
+        assert "evo_mastermind.players.one_ply" not in sys.modules
+        try:
+            register_player("most_parts")(Mine)
+        except PluginError as error:
+            print(error)
+        """
+    )
+    assert "player name 'most_parts' of __main__.Mine clashes with a built-in" in printed
