@@ -121,3 +121,29 @@ def local_entropy(candidates: Codes, played: Codes, colors: int) -> Scores:
 def best_indices(scores: Scores) -> npt.NDArray[np.int64]:
     """Positions of every score tied with the best (within :data:`SCORE_TOLERANCE`)."""
     return np.flatnonzero(scores >= scores.max() - SCORE_TOLERANCE)
+
+
+def best_guesses(
+    scorer: IndexedScorer,
+    candidates: npt.NDArray[np.int64],
+    pool_all: bool,
+    heuristic: str,
+    first_only: bool,
+) -> npt.NDArray[np.int64]:
+    """Every best guess of a partition player at a position, sorted (or only the first).
+
+    The readable definition that :func:`evo_mastermind.kernels.choose` computes faster:
+    with two candidates or fewer every one is best; otherwise every guess of the pool (every
+    code, or the candidates) is scored under ``heuristic`` and the tied ones kept,
+    consistent ones first when the pool is every code. Spaces with a response table are
+    played with this (no compiler to start); the tests hold the kernel to it.
+    """
+    if candidates.size <= 2:
+        return candidates[:1] if first_only else candidates
+    guesses = np.arange(scorer.space.size, dtype=np.int64) if pool_all else candidates
+    counts = partition_counts(scorer.matrix(guesses, candidates), scorer.space.n_responses)
+    tied = guesses[best_indices(PARTITION_SCORES[heuristic](counts))]
+    if pool_all:
+        inside = tied[np.isin(tied, candidates, assume_unique=True)]
+        tied = inside if inside.size else tied
+    return tied[:1] if first_only else tied

@@ -5,7 +5,8 @@ import pytest
 
 from evo_mastermind.codes import CodeSpace
 from evo_mastermind.kernels import HEURISTICS, choose, pool_scores, responses, warm
-from evo_mastermind.partitions import PARTITION_SCORES, partition_counts
+from evo_mastermind.partitions import PARTITION_SCORES, best_guesses, partition_counts
+from evo_mastermind.players.one_ply import CLASSES_FROM
 from evo_mastermind.scoring import indexed_scorer, response_matrix
 from evo_mastermind.symmetry import colour_classes
 
@@ -93,31 +94,18 @@ def test_warm_is_quiet_once_compiled(capsys: pytest.CaptureFixture[str]) -> None
     assert capsys.readouterr().err.count("compiled") <= 1
 
 
-def _reference_best(
-    space: CodeSpace, candidates: np.ndarray, heuristic: str, pool_all: bool
-) -> np.ndarray:
-    """Every best guess by the numpy reference: score every guess, keep the tied ones."""
-    guesses = np.arange(space.size) if pool_all else candidates
-    counts = partition_counts(
-        response_matrix(space.all_codes[guesses], space.all_codes[candidates], space.colors),
-        space.n_responses,
-    )
-    scores = PARTITION_SCORES[heuristic](counts)
-    tied = guesses[scores >= scores.max() - 1e-9]
-    inside = np.intersect1d(tied, candidates)
-    return inside if pool_all and inside.size else tied
-
-
 @pytest.mark.parametrize("heuristic", list(HEURISTICS))
 @pytest.mark.parametrize("pool_all", [True, False])
-def test_choose_keeps_the_reference_best_guesses(heuristic: str, pool_all: bool) -> None:
+def test_choose_finds_the_best_guesses_of_the_numpy_definition(
+    heuristic: str, pool_all: bool
+) -> None:
     space = CodeSpace(4, 6)
     scorer = indexed_scorer(space)
     rng = np.random.default_rng(7)
     for _ in range(30):
-        # A position after two random guesses against a random secret.
+        # A position after one to three random guesses against a random secret.
         secret = space.all_codes[rng.integers(space.size)]
-        played = rng.choice(space.size, 2, replace=False)
+        played = rng.choice(space.size, rng.integers(1, 4), replace=False)
         candidates = np.arange(space.size)
         for guess in played:
             answers = scorer.responses(int(guess), candidates)
@@ -131,10 +119,22 @@ def test_choose_keeps_the_reference_best_guesses(heuristic: str, pool_all: bool)
             if classes is not None
             else (np.arange(space.size),) * 2
         )
-        expected = _reference_best(space, candidates, heuristic, pool_all)
-        if candidates.size <= 2:
-            expected = candidates
+        expected = best_guesses(scorer, candidates, pool_all, heuristic, False)
         best = choose(scorer.codes, scorer.counts, candidates, groups, pool_all, heuristic, False)
         first = choose(scorer.codes, scorer.counts, candidates, groups, pool_all, heuristic, True)
         assert best.tolist() == expected.tolist()
         assert first.tolist() == expected[:1].tolist()
+
+
+@pytest.mark.parametrize("heuristic", list(HEURISTICS))
+def test_choose_scores_a_large_consistent_pool_once_per_class(heuristic: str) -> None:
+    space = CodeSpace(4, 8)
+    scorer = indexed_scorer(space)
+    # After AAAA answered 0,0 the 2401 codes without A are consistent; B..H are alike.
+    candidates = np.flatnonzero(scorer.counts[:, 0] == 0)
+    classes = colour_classes(space, frozenset({0}), frozenset({0}))
+    assert classes is not None and candidates.size >= CLASSES_FROM
+    groups = (classes.representatives, classes.of_code)
+    expected = best_guesses(scorer, candidates, False, heuristic, False)
+    best = choose(scorer.codes, scorer.counts, candidates, groups, False, heuristic, False)
+    assert best.tolist() == expected.tolist()

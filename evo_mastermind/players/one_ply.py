@@ -21,7 +21,14 @@ from pydantic import PositiveInt
 
 from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
 from evo_mastermind.game import InconsistentResponsesError
-from evo_mastermind.partitions import Scores, best_indices, local_entropy
+from evo_mastermind.partitions import (
+    PARTITION_SCORES,
+    Scores,
+    best_guesses,
+    best_indices,
+    local_entropy,
+    partition_counts,
+)
 from evo_mastermind.players.base import Player, PlayerParams, Preset, register_player
 from evo_mastermind.scoring import Response, indexed_scorer
 from evo_mastermind.symmetry import CodeClasses, colour_classes, multiplicity_classes
@@ -282,19 +289,25 @@ class PartitionPlayer(OnePlyPlayer):
     always_consistent_below = 2
 
     def _best(self, position: Position) -> Indices:
-        """Every best guess (the first only with lexicographic ties), chosen by the kernel.
+        """Every best guess (the first only with lexicographic ties).
 
-        A consistent perfect splitter attains the optimum of every partition score and
-        consistent guesses win ties, so those are the whole answer when there are any; with
-        lexicographic ties the scan of the pool stops at its first perfect splitter (Ville
-        2013; Magruder's solver does the same). See :func:`evo_mastermind.kernels.choose`.
+        Spaces with a response table are scored by the numpy definition
+        (:func:`evo_mastermind.partitions.best_guesses`): a small game never waits for the
+        compiler. Larger ones by the compiled kernel
+        (:func:`evo_mastermind.kernels.choose`), which finds the same guesses with the
+        shortcuts of Magruder's solver: consistent perfect splitters are the whole answer when
+        there are any, and with lexicographic ties the scan of the pool stops at its first
+        perfect splitter (Ville 2013).
         """
-        from evo_mastermind.kernels import choose  # compiled: loaded on first use
-
-        consistent = position.consistent
         if position is self._root:
             return super()._best(position)
+        consistent = position.consistent
         pool_all = self.settings.pool == "all"
+        first_only = self.settings.ties == "lexicographic"
+        if self.scorer.has_table:
+            return best_guesses(self.scorer, consistent, pool_all, self.heuristic, first_only)
+        from evo_mastermind.kernels import choose  # compiled: loaded on first use
+
         classes = None
         if consistent.size > self.always_consistent_below and (
             pool_all or consistent.size >= CLASSES_FROM
@@ -312,28 +325,25 @@ class PartitionPlayer(OnePlyPlayer):
             groups,
             pool_all,
             self.heuristic,
-            first_only=self.settings.ties == "lexicographic",
-        )
-
-    def _partition(
-        self, guesses: Indices, candidates: Indices, heuristic: str
-    ) -> tuple[Scores, npt.NDArray[np.int64]]:
-        """Scores under ``heuristic`` and numbers of parts of each guess (compiled kernel)."""
-        from evo_mastermind.kernels import pool_scores  # compiled: loaded on first use
-
-        return pool_scores(
-            self.scorer.codes,
-            self.scorer.counts,
-            guesses,
-            candidates,
-            self.space.n_responses,
-            heuristic,
+            first_only,
         )
 
     def score(self, guesses: Indices | None, candidates: Indices, position: Position) -> Scores:
         """Partition score of each guess: entropy, parts, expected or worst-case size."""
         pool = np.arange(self.space.size, dtype=np.int64) if guesses is None else guesses
-        return self._partition(pool, candidates, self.heuristic)[0]
+        if self.scorer.has_table:  # as in _best: small games need no compiler
+            counts = partition_counts(self.scorer.matrix(pool, candidates), self.space.n_responses)
+            return PARTITION_SCORES[self.heuristic](counts)
+        from evo_mastermind.kernels import pool_scores  # compiled: loaded on first use
+
+        return pool_scores(
+            self.scorer.codes,
+            self.scorer.counts,
+            pool,
+            candidates,
+            self.space.n_responses,
+            self.heuristic,
+        )[0]
 
 
 @register_player("entropy")
