@@ -67,6 +67,8 @@ class DecisionTree:
     player: str
     params: dict[str, Any]
     root: TreeNode
+    counted: npt.NDArray[np.int64] | None = field(default=None, repr=False, compare=False)
+    """The guess counts, when the builder already knows them (else :meth:`guess_counts` walks)."""
 
     def play(self, secret: str) -> list[tuple[str, Response]]:
         """The moves of the game against ``secret``, by lookup."""
@@ -82,6 +84,8 @@ class DecisionTree:
 
     def guess_counts(self) -> npt.NDArray[np.int64]:
         """Guesses needed for every secret, in lexicographic order of the secrets."""
+        if self.counted is not None:
+            return self.counted.copy()
         counts = np.zeros(self.space.size, dtype=np.int64)
         scorer = indexed_scorer(self.space)
         win = Response(self.space.pegs, 0).pack(self.space.pegs)
@@ -146,12 +150,13 @@ def build_tree(
             "or sampling); a decision tree needs a player that ignores its generator"
         )
     player.start(np.random.default_rng(0))
+    counted = None
     with _collection_paused():
         if isinstance(player, PartitionPlayer) and player.settings.ties == "lexicographic":
-            root = _grown(player, progress)
+            root, counted = _grown(player, progress)
         else:
             root = _asked(player)
-    return DecisionTree(player.space, player.name, dict(params or {}), root)
+    return DecisionTree(player.space, player.name, dict(params or {}), root, counted)
 
 
 def _asked(player: Player) -> TreeNode:
@@ -180,13 +185,14 @@ def _asked(player: Player) -> TreeNode:
     return expand(np.arange(space.size, dtype=np.int64), 1)
 
 
-def _grown(player: PartitionPlayer, progress: bool) -> TreeNode:
+def _grown(player: PartitionPlayer, progress: bool) -> tuple[TreeNode, npt.NDArray[np.int64]]:
     """A partition player's tree grown by the compiled kernel (the guesses asking would give).
 
     Only the first guess is asked of the player (it may derive it from the empty board);
     the subtree under each of its responses is grown whole by
     :func:`evo_mastermind.kernels.grow_tree`, which chooses as the player does, several
-    subtrees at once on as many threads as Numba may use.
+    subtrees at once on as many threads as Numba may use. Returns the root and the guesses
+    each secret needs.
     """
     import numba
     from tqdm import tqdm
@@ -217,6 +223,8 @@ def _grown(player: PartitionPlayer, progress: bool) -> TreeNode:
         )
 
     workers = numba.get_num_threads() if space.size >= THREADS_FROM else 1
+    order = sorted(range(len(parts)), key=lambda k: -parts[k][1].size)  # largest first
+    grown: dict[int, tuple[npt.NDArray[np.int64], ...]] = {}
     with (
         ThreadPoolExecutor(workers) as threads,
         tqdm(
@@ -227,29 +235,26 @@ def _grown(player: PartitionPlayer, progress: bool) -> TreeNode:
             leave=False,
         ) as bar,
     ):
-        if workers == 1:
-            grown = []
-            for _, part in parts:
-                grown.append(grow(part))
-                bar.update(part.size)
-        else:
-            # The smallest subtree here first, loading the kernel once; then the largest
-            # first, so that no thread is left with a big one at the end.
-            order = sorted(range(len(parts)), key=lambda k: -parts[k][1].size)
-            done = {order[-1]: grow(parts[order[-1]][1])}
-            bar.update(parts[order[-1]][1].size)
-            futures = {k: threads.submit(grow, parts[k][1]) for k in order[:-1]}
-            for future in as_completed(futures.values()):
-                bar.update(future.result()[3].size)
-            done.update((k, future.result()) for k, future in futures.items())
-            grown = [done[k] for k in range(len(parts))]
+
+        def finish(k: int, subtree: tuple[npt.NDArray[np.int64], ...]) -> None:
+            grown[k] = subtree
+            bar.update(parts[k][1].size)
+
+        if order:  # the smallest here: the kernel is loaded once, not by every thread
+            finish(order[-1], grow(parts[order[-1]][1]))
+        # Largest first, so that no thread is left alone with a big one at the end.
+        futures = {threads.submit(grow, parts[k][1]): k for k in order[:-1]}
+        for future in as_completed(futures):
+            finish(futures[future], future.result())
     guesses = [np.array([first])]
     parents = [np.array([-1])]
     responses = [np.array([-1])]
     base = 1
-    for (packed, _), (part_guesses, part_parents, part_responses, _, _) in zip(
-        parts, grown, strict=True
-    ):
+    counts = np.zeros(space.size, dtype=np.int64)
+    counts[first] = 1
+    for k, (packed, _) in enumerate(parts):
+        part_guesses, part_parents, part_responses, won, won_at = grown[k]
+        counts[won] = won_at
         if part_guesses.size == 0:
             raise InvalidGameError(f"player {player.name!r} needs more than {MAX_DEPTH} guesses")
         guesses.append(part_guesses)
@@ -263,7 +268,7 @@ def _grown(player: PartitionPlayer, progress: bool) -> TreeNode:
     for child, (parent, packed) in enumerate(links):
         if child:
             nodes[parent].next[unpacked[packed]] = nodes[child]
-    return nodes[0]
+    return nodes[0], counts
 
 
 @contextmanager

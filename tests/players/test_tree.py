@@ -123,6 +123,8 @@ def test_the_compiled_tree_is_the_tree_of_asking_the_player(
     player = make_player(name, space, options)
     player.start(np.random.default_rng(0))
     assert grown.root.to_json() == _asked(player).to_json()
+    walked = DecisionTree(space, name, {}, grown.root).guess_counts()
+    assert grown.guess_counts().tolist() == walked.tolist()
 
 
 def test_a_space_large_enough_for_threads_grows_the_same_tree(
