@@ -89,8 +89,16 @@ def _score_pool(
     weight: npt.NDArray[np.unsignedinteger],
     scores: npt.NDArray[np.float64],
     parts: npt.NDArray[np.int64],
+    floor: npt.NDArray[np.float64],
+    prune: bool,
 ) -> None:
-    """Score every guess against the candidates (columns of ``cand_pegs``/``cand_counts``)."""
+    """Score every guess against the candidates (columns of ``cand_pegs``/``cand_counts``).
+
+    With ``prune``, only the best guesses need exact scores: ``floor[0]`` is a score some
+    guess already reaches, raised as better ones are found; a guess whose number of parts
+    bounds its score below it scores minus infinity (it can be neither best nor tied). A
+    serial call leaves the best score it found in ``floor[0]``.
+    """
     pegs, m = cand_pegs.shape
     colors = cand_counts.shape[0]
     n_guesses = guesses.size
@@ -112,7 +120,11 @@ def _score_pool(
     else:
         black_rows = np.zeros((0, 0, 0), dtype=weight.dtype)
         common_rows = np.zeros((0, 0, 0), dtype=weight.dtype)
+    # Up to 7 pegs a response fits a bit of one word: the number of parts is a popcount.
+    bits = n_responses <= 64
+    prune = prune and bits and heuristic != 1
     for chunk in prange(n_chunks):
+        best = floor[0]
         # Buffers once per chunk of guesses, not once per guess.
         packed = np.empty(m, dtype=weight.dtype)
         lanes = np.zeros((4, n_responses), dtype=np.int64)
@@ -146,14 +158,18 @@ def _score_pool(
                         continue  # a colour the guess lacks adds no common peg
                     for j in range(m):
                         packed[j] += min(cand_counts[k, j], gk)
-            if heuristic == 1 and n_responses <= 64:
-                # Most parts needs only which responses occur: one bit each, then count them.
+            if (heuristic == 1 and bits) or prune:
+                # Which responses occur, one bit each: most parts needs nothing more.
                 seen = np.uint64(0)
                 for j in range(m):
                     seen |= np.uint64(1) << np.uint64(packed[j])
                 parts[at] = _bits(seen)
-                scores[at] = float(parts[at])
-                continue
+                if heuristic == 1:
+                    scores[at] = float(parts[at])
+                    continue
+                if _bound(heuristic, parts[at], total) < best - SCORE_TOLERANCE:
+                    scores[at] = -np.inf
+                    continue
             if m < 2 * n_responses:
                 # Few candidates: count into the histogram and clear only what was touched.
                 for j in range(m):
@@ -172,6 +188,7 @@ def _score_pool(
                         if heuristic == 3:
                             logs += clog[size]
                 _store(scores, parts, at, heuristic, n_parts, largest, squares, logs, total)
+                best = max(best, scores[at])
                 continue
             # Four interleaved histograms: consecutive equal responses do not stall.
             lanes[:] = 0
@@ -198,6 +215,26 @@ def _score_pool(
                     if heuristic == 3:
                         logs += clog[size]
             _store(scores, parts, at, heuristic, n_parts, largest, squares, logs, total)
+            best = max(best, scores[at])
+        if n_chunks == 1:
+            floor[0] = best
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bound(heuristic: int, n_parts: int, total: float) -> float:
+    """The best score a partition of ``total`` codes into ``n_parts`` parts can have.
+
+    Equal parts are best for every heuristic: the largest part is at least
+    ``ceil(total / n_parts)``, the sum of squared sizes at least ``total ** 2 / n_parts``,
+    and the entropy at most ``log2(n_parts)``.
+    """
+    if heuristic == 0:
+        return -float(np.ceil(total / n_parts))
+    if heuristic == 2:
+        return -total / n_parts
+    if heuristic == 3:
+        return np.log2(float(n_parts))
+    return float(n_parts)
 
 
 _score_serial = njit(cache=True, nogil=True)(_score_pool)
@@ -217,8 +254,9 @@ def _score_guesses(
     weight: npt.NDArray[np.unsignedinteger],
     scores: npt.NDArray[np.float64],
     parts: npt.NDArray[np.int64],
+    floor: npt.NDArray[np.float64],
 ) -> None:
-    """Score the guesses on this thread.
+    """Score the guesses on this thread, exactly only where they may be best (``floor``).
 
     Choosing a guess stays on one thread: a tree grows several subtrees at once, a run
     plays several games at once, and a kernel that needs no thread pool loads at once.
@@ -236,6 +274,8 @@ def _score_guesses(
         weight,
         scores,
         parts,
+        floor,
+        True,
     )
 
 
@@ -292,6 +332,7 @@ def _choose(
     clog = np.zeros(m + 1 if heuristic == 3 else 1)
     for size in range(2, clog.size):
         clog[size] = size * np.log2(size)
+    floor = np.full(1, -np.inf)  # the best score met so far: worse guesses are not scored
     if not pool_all:
         if representatives.size == of_code.size:  # no two codes alike: score every candidate
             scores = np.empty(m)
@@ -308,6 +349,7 @@ def _choose(
                 weight,
                 scores,
                 parts,
+                floor,
             )
             return _tied(candidates, scores, first_only)
         # One guess per class; a class is consistent as a whole, so its first code is here.
@@ -334,6 +376,7 @@ def _choose(
             weight,
             scores,
             parts,
+            floor,
         )
         every = np.empty(m)
         for j in range(m):
@@ -354,6 +397,7 @@ def _choose(
             weight,
             scores,
             parts,
+            np.full(1, -np.inf),
         )
         perfect = candidates[parts == m]
         if perfect.size:
@@ -368,7 +412,6 @@ def _choose(
         largest = max(64, SCAN_PAIRS // m)
         while start < n_pool:
             stop = min(start + block, n_pool)
-            # The number of parts alone tells a perfect splitter, and is the cheapest to count.
             _score_guesses(
                 codes,
                 counts,
@@ -376,31 +419,18 @@ def _choose(
                 cand_pegs,
                 cand_counts,
                 n_responses,
-                1,
+                heuristic,
                 clog,
                 weight,
                 scores[start:stop],
                 parts[start:stop],
+                floor,
             )
             for at in range(start, stop):
                 if parts[at] == m:
                     return representatives[at : at + 1].copy()
             start = stop
             block = min(2 * block, largest)
-        if heuristic != 1:  # no perfect splitter: score the pool again under the heuristic
-            _score_guesses(
-                codes,
-                counts,
-                representatives,
-                cand_pegs,
-                cand_counts,
-                n_responses,
-                heuristic,
-                clog,
-                weight,
-                scores,
-                parts,
-            )
     else:
         _score_guesses(
             codes,
@@ -414,6 +444,7 @@ def _choose(
             weight,
             scores,
             parts,
+            floor,
         )
     threshold = scores.max() - SCORE_TOLERANCE
     # Consistent codes win ties: a class is consistent as a whole or not at all.
@@ -686,6 +717,8 @@ def pool_scores(
         _weight(codes.shape[1]),
         scores,
         parts,
+        np.full(1, -np.inf),
+        False,
     )
     return scores, parts
 
@@ -915,7 +948,7 @@ def warm() -> None:
         clog = _clog_table(space.size)
         weight = _weight(space.pegs)
         args = (every, cand_pegs, cand_counts, space.n_responses, 3, clog, 2, weight)
-        _call(kernel, scorer.codes, scorer.counts, *args, scores, parts)
+        _call(kernel, scorer.codes, scorer.counts, *args, scores, parts, np.zeros(1), False)
     for pool_all in (True, False):
         choose(scorer.codes, scorer.counts, every[::5], (every, every), pool_all, "entropy", True)
     grow_tree(
