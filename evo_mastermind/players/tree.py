@@ -240,12 +240,16 @@ def _grown(player: PartitionPlayer, progress: bool) -> tuple[TreeNode, npt.NDArr
             grown[k] = subtree
             bar.update(parts[k][1].size)
 
-        if order:  # the smallest here: the kernel is loaded once, not by every thread
+        if workers == 1:  # small spaces: no thread to start
+            for k in order:
+                finish(k, grow(parts[k][1]))
+        elif order:
+            # The smallest here: the kernel is loaded once, not by every thread; then the
+            # largest first, so that no thread is left alone with a big one at the end.
             finish(order[-1], grow(parts[order[-1]][1]))
-        # Largest first, so that no thread is left alone with a big one at the end.
-        futures = {threads.submit(grow, parts[k][1]): k for k in order[:-1]}
-        for future in as_completed(futures):
-            finish(futures[future], future.result())
+            futures = {threads.submit(grow, parts[k][1]): k for k in order[:-1]}
+            for future in as_completed(futures):
+                finish(futures[future], future.result())
     guesses = [np.array([first])]
     parents = [np.array([-1])]
     responses = [np.array([-1])]
