@@ -1,17 +1,22 @@
-"""Compiled kernels (Numba) for the exhaustive players' hot path.
+"""Compiled kernels (Numba) for the exhaustive players on spaces too large for a response table.
 
-One call scores a pool of guesses against a candidate set: for every guess it computes the
-response to every candidate, counts the partition, and reduces it to a heuristic score,
-with the same orientation and formulas as :mod:`evo_mastermind.partitions` (the readable
-numpy reference the tests compare against). Candidates are laid out peg by peg and colour
-by colour (structure of arrays), so blacks and common colours are computed for a whole
-block of candidates in byte-wide SIMD loops before the histogram pass. Large calls run on
-every core (``prange`` over guesses); small ones stay on one thread, where starting the
-pool would cost more than the work.
+Three layers, each the readable numpy definition's faster twin (the tests hold them to it):
+
+* :func:`pool_scores` scores a pool of guesses against a candidate set: for every guess the
+  response to every candidate, the partition counted, reduced to a heuristic score with the
+  orientation of :mod:`evo_mastermind.partitions`. Candidates are laid out peg by peg and
+  colour by colour, so blacks and common colours are computed for a block of candidates in
+  byte-wide SIMD loops before the counting pass; large calls run on every core (``prange``).
+* :func:`choose` picks a partition player's best guesses at a position
+  (:func:`evo_mastermind.partitions.best_guesses` is the definition), with the solver's
+  shortcuts: one guess per symmetry class, consistent perfect splitters first, the scan
+  stopped at the first perfect splitter, and a guess scored exactly only when its number of
+  parts lets it reach the best score met so far.
+* :func:`grow_tree` grows a whole subtree with :func:`choose`'s choices, for decision trees.
 
 The kernels are compiled once per machine and cached beside this file (``cache=True``);
 ``make`` warms the cache after installing (:func:`warm`), and a first call that compiles
-for more than a second says so on stderr.
+(or loads) for more than a second says so on stderr.
 """
 
 from __future__ import annotations
