@@ -19,22 +19,14 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
+from benchmarks._process import evo_mastermind, time_process
 from benchmarks._record import record
-
-FIRST_GUESSES = {
-    (4, 6): {"knuth": "AABB", "most_parts": "AABC", "expected_size": "AABB", "entropy": "AABC"},
-    (5, 8): dict.fromkeys(["knuth", "most_parts", "expected_size", "entropy"], "AABBC"),
-}
-"""The first guesses the solver presets for these games."""
+from benchmarks.bench_engine import SOLVER_FIRST_GUESSES
 
 SOLVER_NAMES = {
     "knuth": "Knuth",
@@ -44,24 +36,11 @@ SOLVER_NAMES = {
 }
 
 
-def timed(
-    command: list[str], cwd: Path | None = None, env: dict[str, str] | None = None
-) -> tuple[float, float, str]:
-    """Wall and CPU seconds of one whole child process, and what it printed."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, done.stdout + done.stderr
-
-
 def ours(pegs: int, colors: int, name: str, one_core: bool, out: Path) -> list[str]:
     """The ``evo-mastermind tree`` command with the solver's settings."""
-    command = [str(Path(sys.executable).with_name("evo-mastermind")), "tree"]
+    command = [*evo_mastermind(), "tree"]
     command += ["--pegs", str(pegs), "--colors", str(colors), "--player", name, "--no-progress"]
-    command += ["-o", f"first_guess={FIRST_GUESSES[(pegs, colors)][name]}"]
+    command += ["-o", f"first_guess={SOLVER_FIRST_GUESSES[(pegs, colors)][name]}"]
     if name != "knuth":
         command += ["-o", "ties=lexicographic", "-o", "pool=all"]
     command += ["--out", str(out)]
@@ -89,14 +68,14 @@ def compare(
     summary = ""
     with tempfile.TemporaryDirectory() as scratch:
         for _ in range(pairs):
-            wall, cpu, summary = timed(
+            wall, cpu, summary = time_process(
                 ours(pegs, colors, name, one_core, Path(scratch) / "t.json"), env=env
             )
             rows["ours wall"].append(wall)
             rows["ours cpu"].append(cpu)
             # The solver reads its data files from the directory above its binaries.
             command = pinned([str(binary)]) if one_core else [str(binary)]
-            wall, cpu, printed = timed(command, cwd=solver.parent)
+            wall, cpu, printed = time_process(command, cwd=solver.parent)
             rows["solver wall"].append(wall)
             rows["solver cpu"].append(cpu)
             found = re.search(r"Elapsed time ([0-9.]+)s", printed)
@@ -131,7 +110,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     figures: dict[str, object] = {}
-    for (pegs, colors), names in FIRST_GUESSES.items():
+    for (pegs, colors), names in SOLVER_FIRST_GUESSES.items():
         for name in names:
             for label, one_core in (("one core", True), ("every core", False)):
                 row = compare(args.solver, pegs, colors, name, args.pairs, one_core)

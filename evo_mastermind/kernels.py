@@ -284,6 +284,15 @@ def _score_guesses(
     )
 
 
+@njit(cache=True, nogil=True)
+def _clog_table(m: int) -> npt.NDArray[np.float64]:
+    """``c * log2(c)`` for part sizes 0..m (entropy is ``log2 m - Σ c log2 c / m``)."""
+    table = np.zeros(m + 1)
+    for size in range(2, m + 1):
+        table[size] = size * np.log2(size)
+    return table
+
+
 SCORE_TOLERANCE = 1e-9
 """As :data:`evo_mastermind.partitions.SCORE_TOLERANCE`: closer scores are tied."""
 
@@ -334,9 +343,7 @@ def _choose(
     if m <= 2:
         return candidates[:1].copy() if first_only else candidates.copy()
     cand_pegs, cand_counts = _columns(codes, counts, candidates)
-    clog = np.zeros(m + 1 if heuristic == 3 else 1)
-    for size in range(2, clog.size):
-        clog[size] = size * np.log2(size)
+    clog = _clog_table(m if heuristic == 3 else 0)
     floor = np.full(1, -np.inf)  # the best score met so far: worse guesses are not scored
     if not pool_all:
         if representatives.size == of_code.size:  # no two codes alike: score every candidate
@@ -623,18 +630,10 @@ def _grow_tree(
         )[0]
         node_guess[node] = guess
         # Split the node's codes by their response to the guess, each part kept sorted.
+        _responses_serial(codes, counts, guess, here, answers[:m])
         part_size[:] = 0
         for j in range(m):
-            c = here[j]
-            blacks = 0
-            for p in range(pegs):
-                blacks += codes[guess, p] == codes[c, p]
-            common = 0
-            for k in range(colors):
-                common += min(counts[guess, k], counts[c, k])
-            answer = blacks * pegs + common
-            answers[j] = answer
-            part_size[answer] += 1
+            part_size[answers[j]] += 1
         at = 0
         for r in range(n_responses):
             part_start[r] = at
@@ -669,14 +668,6 @@ def _grow_tree(
                 n_nodes += 1
             at += part_size[r]
     return node_guess[:n_nodes], node_parent[:n_nodes], node_response[:n_nodes], won, won_at
-
-
-def _clog_table(m: int) -> npt.NDArray[np.float64]:
-    """``c * log2(c)`` for part sizes 0..m (entropy is ``log2 m - Σ c log2 c / m``)."""
-    sizes = np.arange(m + 1, dtype=np.float64)
-    table = np.zeros(m + 1)
-    table[1:] = sizes[1:] * np.log2(sizes[1:])
-    return table
 
 
 def pool_scores(
@@ -733,7 +724,7 @@ def _responses(
     counts: npt.NDArray[np.uint8],
     guess: int,
     candidates: npt.NDArray[np.int64],
-    out: npt.NDArray[np.unsignedinteger],
+    out: npt.NDArray[np.integer[Any]],
 ) -> None:
     """Packed responses of one guess against the candidates (indices into ``codes``)."""
     pegs = codes.shape[1]

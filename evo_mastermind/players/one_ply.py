@@ -314,7 +314,7 @@ class PartitionPlayer(OnePlyPlayer):
         ):
             classes = self._classes(position)
         if classes is None:
-            every = np.arange(self.space.size, dtype=np.int64)
+            every = self._root.consistent  # every code, each its own class
             groups = (every, every)
         else:
             groups = (classes.representatives, classes.of_code)
@@ -330,7 +330,7 @@ class PartitionPlayer(OnePlyPlayer):
 
     def score(self, guesses: Indices | None, candidates: Indices, position: Position) -> Scores:
         """Partition score of each guess: entropy, parts, expected or worst-case size."""
-        pool = np.arange(self.space.size, dtype=np.int64) if guesses is None else guesses
+        pool = self._root.consistent if guesses is None else guesses
         if self.scorer.has_table:  # as in _best: small games need no compiler
             counts = partition_counts(self.scorer.matrix(pool, candidates), self.space.n_responses)
             return PARTITION_SCORES[self.heuristic](counts)
