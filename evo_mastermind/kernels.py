@@ -4,9 +4,11 @@ Three layers, each the readable numpy definition's faster twin (the tests hold t
 
 * :func:`pool_scores` scores a pool of guesses against a candidate set: for every guess the
   response to every candidate, the partition counted, reduced to a heuristic score with the
-  orientation of :mod:`evo_mastermind.partitions`. Candidates are laid out peg by peg and
-  colour by colour, so blacks and common colours are computed for a block of candidates in
-  byte-wide SIMD loops before the counting pass; large calls run on every core (``prange``).
+  orientation of :mod:`evo_mastermind.partitions`. Guesses and candidates are laid out peg
+  by peg and colour by colour (:func:`columns`), so blacks and common colours are computed
+  in byte-wide SIMD loops before the counting pass: along the candidates for each guess,
+  or, when the candidates are few, along a block of guesses for each candidate. Large
+  calls run on every core (``prange``).
 * :func:`choose` picks a partition player's best guesses at a position
   (:func:`evo_mastermind.partitions.best_guesses` is the definition), with the solver's
   shortcuts: one guess per symmetry class, consistent perfect splitters first, the scan
@@ -33,11 +35,33 @@ from numba.typed import Dict
 
 from evo_mastermind.codes import Codes
 
+
+def _load_numpy_support_without_scipy() -> None:
+    """Import Numba's numpy support with ``scipy.linalg`` hidden (0.2 s of start-up).
+
+    Numba imports ``scipy.linalg`` the first time it loads a kernel, only to learn whether
+    its inner products may call BLAS; no kernel here uses one. Hidden, the probe fails at
+    once and Numba keeps its own loops for them; ``scipy.linalg`` imports as usual later.
+    """
+    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
+        return  # already paid for, or the probe already ran
+    sys.modules["scipy.linalg"] = None  # type: ignore[assignment]
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules["scipy.linalg"]
+
+
+_load_numpy_support_without_scipy()
+
 HEURISTICS = {"worst_case": 0, "most_parts": 1, "expected_size": 2, "entropy": 3}
 """Heuristic numbers understood by the kernels (scores oriented higher-is-better)."""
 
 SMALL_SET = 64
-"""Candidate sets up to this size are scored from per-call tables of response rows."""
+"""Candidate sets up to this size are scored a block of guesses at a time."""
+
+GUESS_BLOCK = 256
+"""Guesses scored together against a small candidate set (their responses stay in cache)."""
 
 PARALLEL_PAIRS = 1 << 20
 """Guess-candidate pairs from which a call is spread over every core."""
@@ -82,9 +106,10 @@ def _bits(word: np.uint64) -> int:
 
 
 def _score_pool(
-    codes: npt.NDArray[np.uint8],
-    counts: npt.NDArray[np.uint8],
-    guesses: npt.NDArray[np.int64],
+    pool_pegs: npt.NDArray[np.uint8],
+    pool_counts: npt.NDArray[np.uint8],
+    start: int,
+    stop: int,
     cand_pegs: npt.NDArray[np.uint8],
     cand_counts: npt.NDArray[np.uint8],
     n_responses: int,
@@ -97,130 +122,163 @@ def _score_pool(
     floor: npt.NDArray[np.float64],
     prune: bool,
 ) -> None:
-    """Score every guess against the candidates (columns of ``cand_pegs``/``cand_counts``).
+    """Score the guesses ``start:stop`` of a pool against the candidates.
 
-    With ``prune``, only the best guesses need exact scores: ``floor[0]`` is a score some
-    guess already reaches, raised as better ones are found; a guess whose number of parts
-    bounds its score below it scores minus infinity (it can be neither best nor tied). A
-    serial call leaves the best score it found in ``floor[0]``.
+    Guesses and candidates are given as columns (pegs and colour counts, see
+    :func:`_columns`); ``scores`` and ``parts`` are indexed as the pool. With ``prune``, only
+    the best guesses need exact scores: ``floor[0]`` is a score some guess already reaches,
+    raised as better ones are found; a guess whose number of parts bounds its score below it
+    scores minus infinity (it can be neither best nor tied). A serial call leaves the best
+    score it found in ``floor[0]``.
     """
     pegs, m = cand_pegs.shape
     colors = cand_counts.shape[0]
-    n_guesses = guesses.size
     total = float(m)
     # One byte per packed response up to 15 pegs (16 ** 2 responses), two beyond.
     step = weight[0]
+    # Up to 7 pegs a response fits a bit of one word: the number of parts is a popcount,
+    # all that most parts needs and what bounds the other heuristics' scores.
+    prune = prune and n_responses <= 64 and heuristic != 1
+    bits = prune or (n_responses <= 64 and heuristic == 1)
     small = m <= SMALL_SET
-    if small:
-        # Few candidates: a guess's responses are a sum of table rows, one per peg (blacks)
-        # and one per colour it uses (common pegs), instead of a pass per peg and colour.
-        black_rows = np.zeros((pegs, colors, m), dtype=weight.dtype)
-        common_rows = np.zeros((colors, pegs + 1, m), dtype=weight.dtype)
-        for j in range(m):
-            for p in range(pegs):
-                black_rows[p, cand_pegs[p, j], j] = step
-            for k in range(colors):
-                for v in range(pegs + 1):
-                    common_rows[k, v, j] = min(cand_counts[k, j], v)
-    else:
-        black_rows = np.zeros((0, 0, 0), dtype=weight.dtype)
-        common_rows = np.zeros((0, 0, 0), dtype=weight.dtype)
-    # Up to 7 pegs a response fits a bit of one word: the number of parts is a popcount.
-    bits = n_responses <= 64
-    prune = prune and bits and heuristic != 1
     for chunk in prange(n_chunks):
         best = floor[0]
         # Buffers once per chunk of guesses, not once per guess.
-        packed = np.empty(m, dtype=weight.dtype)
-        lanes = np.zeros((4, n_responses), dtype=np.int64)
         hist = np.zeros(n_responses, dtype=np.int64)
-        for at in range(chunk, n_guesses, n_chunks):
-            g = guesses[at]
-            if small:
-                # Indexed loops, not row slices: a slice is a reference-counted view.
-                x = codes[g, 0]
-                for j in range(m):
-                    packed[j] = black_rows[0, x, j]
-                for p in range(1, pegs):
-                    x = codes[g, p]
-                    for j in range(m):
-                        packed[j] += black_rows[p, x, j]
+        if small:
+            # Few candidates: a block of guesses at a time, the SIMD passes running along
+            # the guesses (one candidate's response to each guess of the block).
+            block = np.empty((m, GUESS_BLOCK), dtype=weight.dtype)
+            seen = np.empty(GUESS_BLOCK, dtype=np.uint64)
+            # The block's guesses copied, so that the passes index from zero (SIMD loads).
+            block_pegs = np.empty((pegs, GUESS_BLOCK), dtype=np.uint8)
+            block_counts = np.empty((colors, GUESS_BLOCK), dtype=np.uint8)
+            for first in range(start + chunk * GUESS_BLOCK, stop, n_chunks * GUESS_BLOCK):
+                size = min(GUESS_BLOCK, stop - first)
+                for p in range(pegs):
+                    block_pegs[p, :size] = pool_pegs[p, first : first + size]
                 for k in range(colors):
-                    v = counts[g, k]
-                    if v:
-                        for j in range(m):
-                            packed[j] += common_rows[k, v, j]
-            else:
+                    block_counts[k, :size] = pool_counts[k, first : first + size]
+                seen[:size] = 0
+                for j in range(m):
+                    x = cand_pegs[0, j]
+                    for i in range(size):
+                        block[j, i] = step * np.uint8(block_pegs[0, i] == x)
+                    for p in range(1, pegs):
+                        x = cand_pegs[p, j]
+                        for i in range(size):
+                            block[j, i] += step * np.uint8(block_pegs[p, i] == x)
+                    for k in range(colors):
+                        v = cand_counts[k, j]
+                        if v == 0:
+                            continue  # a colour the candidate lacks adds no common peg
+                        for i in range(size):
+                            block[j, i] += min(block_counts[k, i], v)
+                    if bits:
+                        for i in range(size):
+                            seen[i] |= np.uint64(1) << np.uint64(block[j, i])
+                for i in range(size):
+                    at = first + i
+                    if bits:
+                        parts[at] = _bits(seen[i])
+                        if heuristic == 1:
+                            scores[at] = float(parts[at])
+                            continue
+                        if _bound(heuristic, parts[at], total) < best - SCORE_TOLERANCE:
+                            scores[at] = -np.inf
+                            continue
+                    # Count into the histogram and clear only what was touched.
+                    for j in range(m):
+                        hist[block[j, i]] += 1
+                    n_parts = 0
+                    largest = 0
+                    squares = 0
+                    logs = 0.0
+                    for j in range(m):
+                        size_j = hist[block[j, i]]
+                        if size_j > 0:
+                            hist[block[j, i]] = 0
+                            n_parts += 1
+                            largest = max(largest, size_j)
+                            squares += size_j * size_j
+                            if heuristic == 3:
+                                logs += clog[size_j]
+                    _store(scores, parts, at, heuristic, n_parts, largest, squares, logs, total)
+                    best = max(best, scores[at])
+        else:
+            packed = np.empty(m, dtype=weight.dtype)
+            lanes = np.zeros((4, n_responses), dtype=np.int64)
+            for at in range(start + chunk, stop, n_chunks):
                 # black * pegs + common = black * (pegs + 1) + white, in byte-wide SIMD passes.
                 packed[:] = 0
                 for p in range(pegs):
-                    gp = codes[g, p]
+                    gp = pool_pegs[p, at]
                     for j in range(m):
                         packed[j] += step * np.uint8(cand_pegs[p, j] == gp)
                 for k in range(colors):
-                    gk = counts[g, k]
+                    gk = pool_counts[k, at]
                     if gk == 0:
                         continue  # a colour the guess lacks adds no common peg
                     for j in range(m):
                         packed[j] += min(cand_counts[k, j], gk)
-            if (heuristic == 1 and bits) or prune:
-                # Which responses occur, one bit each: most parts needs nothing more.
-                seen = np.uint64(0)
-                for j in range(m):
-                    seen |= np.uint64(1) << np.uint64(packed[j])
-                parts[at] = _bits(seen)
-                if heuristic == 1:
-                    scores[at] = float(parts[at])
+                if bits:
+                    # Which responses occur, one bit each: most parts needs nothing more.
+                    seen_here = np.uint64(0)
+                    for j in range(m):
+                        seen_here |= np.uint64(1) << np.uint64(packed[j])
+                    parts[at] = _bits(seen_here)
+                    if heuristic == 1:
+                        scores[at] = float(parts[at])
+                        continue
+                    if _bound(heuristic, parts[at], total) < best - SCORE_TOLERANCE:
+                        scores[at] = -np.inf
+                        continue
+                if m < 2 * n_responses:
+                    # Few candidates for the responses: clear only what was touched.
+                    for j in range(m):
+                        hist[packed[j]] += 1
+                    n_parts = 0
+                    largest = 0
+                    squares = 0
+                    logs = 0.0
+                    for j in range(m):
+                        size_j = hist[packed[j]]
+                        if size_j > 0:
+                            hist[packed[j]] = 0
+                            n_parts += 1
+                            largest = max(largest, size_j)
+                            squares += size_j * size_j
+                            if heuristic == 3:
+                                logs += clog[size_j]
+                    _store(scores, parts, at, heuristic, n_parts, largest, squares, logs, total)
+                    best = max(best, scores[at])
                     continue
-                if _bound(heuristic, parts[at], total) < best - SCORE_TOLERANCE:
-                    scores[at] = -np.inf
-                    continue
-            if m < 2 * n_responses:
-                # Few candidates: count into the histogram and clear only what was touched.
-                for j in range(m):
-                    hist[packed[j]] += 1
+                # Four interleaved histograms: consecutive equal responses do not stall.
+                lanes[:] = 0
+                j = 0
+                while j + 4 <= m:
+                    lanes[0, packed[j]] += 1
+                    lanes[1, packed[j + 1]] += 1
+                    lanes[2, packed[j + 2]] += 1
+                    lanes[3, packed[j + 3]] += 1
+                    j += 4
+                while j < m:
+                    lanes[0, packed[j]] += 1
+                    j += 1
                 n_parts = 0
                 largest = 0
                 squares = 0
                 logs = 0.0
-                for j in range(m):
-                    size = hist[packed[j]]
-                    if size > 0:
-                        hist[packed[j]] = 0
+                for r in range(n_responses):
+                    size_r = lanes[0, r] + lanes[1, r] + lanes[2, r] + lanes[3, r]
+                    if size_r > 0:
                         n_parts += 1
-                        largest = max(largest, size)
-                        squares += size * size
+                        largest = max(largest, size_r)
+                        squares += size_r * size_r
                         if heuristic == 3:
-                            logs += clog[size]
+                            logs += clog[size_r]
                 _store(scores, parts, at, heuristic, n_parts, largest, squares, logs, total)
                 best = max(best, scores[at])
-                continue
-            # Four interleaved histograms: consecutive equal responses do not stall.
-            lanes[:] = 0
-            j = 0
-            while j + 4 <= m:
-                lanes[0, packed[j]] += 1
-                lanes[1, packed[j + 1]] += 1
-                lanes[2, packed[j + 2]] += 1
-                lanes[3, packed[j + 3]] += 1
-                j += 4
-            while j < m:
-                lanes[0, packed[j]] += 1
-                j += 1
-            n_parts = 0
-            largest = 0
-            squares = 0
-            logs = 0.0
-            for r in range(n_responses):
-                size = lanes[0, r] + lanes[1, r] + lanes[2, r] + lanes[3, r]
-                if size > 0:
-                    n_parts += 1
-                    largest = max(largest, size)
-                    squares += size * size
-                    if heuristic == 3:
-                        logs += clog[size]
-            _store(scores, parts, at, heuristic, n_parts, largest, squares, logs, total)
-            best = max(best, scores[at])
         if n_chunks == 1:
             floor[0] = best
 
@@ -248,9 +306,10 @@ _score_parallel = njit(cache=True, nogil=True, parallel=True)(_score_pool)
 
 @njit(cache=True, nogil=True)
 def _score_guesses(
-    codes: npt.NDArray[np.uint8],
-    counts: npt.NDArray[np.uint8],
-    guesses: npt.NDArray[np.int64],
+    pool_pegs: npt.NDArray[np.uint8],
+    pool_counts: npt.NDArray[np.uint8],
+    start: int,
+    stop: int,
     cand_pegs: npt.NDArray[np.uint8],
     cand_counts: npt.NDArray[np.uint8],
     n_responses: int,
@@ -261,15 +320,16 @@ def _score_guesses(
     parts: npt.NDArray[np.int64],
     floor: npt.NDArray[np.float64],
 ) -> None:
-    """Score the guesses on this thread, exactly only where they may be best (``floor``).
+    """Score the guesses ``start:stop`` on this thread, exactly only where best (``floor``).
 
     Choosing a guess stays on one thread: a tree grows several subtrees at once, a run
     plays several games at once, and a kernel that needs no thread pool loads at once.
     """
     _score_serial(
-        codes,
-        counts,
-        guesses,
+        pool_pegs,
+        pool_counts,
+        start,
+        stop,
         cand_pegs,
         cand_counts,
         n_responses,
@@ -321,6 +381,8 @@ def _choose(
     candidates: npt.NDArray[np.int64],
     representatives: npt.NDArray[np.int64],
     of_code: npt.NDArray[np.int64],
+    rep_pegs: npt.NDArray[np.uint8],
+    rep_counts: npt.NDArray[np.uint8],
     pool_all: bool,
     heuristic: int,
     first_only: bool,
@@ -331,7 +393,8 @@ def _choose(
 
     ``candidates`` are the consistent codes (sorted); the pool is every code
     (``pool_all``: one per class, ``representatives[k]`` the first code of class ``k`` and
-    ``of_code`` each code's class) or the candidates themselves. With two candidates or
+    ``of_code`` each code's class; ``rep_pegs``/``rep_counts`` are the representatives'
+    columns) or the candidates themselves. With two candidates or
     fewer every one is best. A consistent perfect splitter (every candidate in a part of its
     own) attains the optimum of every heuristic, so those are the answer when there are
     any. Otherwise every guess of the pool is scored and the tied ones kept, consistent
@@ -350,9 +413,10 @@ def _choose(
             scores = np.empty(m)
             parts = np.empty(m, dtype=np.int64)
             _score_guesses(
-                codes,
-                counts,
-                candidates,
+                cand_pegs,
+                cand_counts,
+                0,
+                m,
                 cand_pegs,
                 cand_counts,
                 n_responses,
@@ -376,10 +440,12 @@ def _choose(
                 n_firsts += 1
         scores = np.empty(n_firsts)
         parts = np.empty(n_firsts, dtype=np.int64)
+        first_pegs, first_counts = _columns(codes, counts, firsts[:n_firsts])
         _score_guesses(
-            codes,
-            counts,
-            firsts[:n_firsts],
+            first_pegs,
+            first_counts,
+            0,
+            n_firsts,
             cand_pegs,
             cand_counts,
             n_responses,
@@ -398,9 +464,10 @@ def _choose(
         scores = np.empty(m)
         parts = np.empty(m, dtype=np.int64)
         _score_guesses(
-            codes,
-            counts,
-            candidates,
+            cand_pegs,
+            cand_counts,
+            0,
+            m,
             cand_pegs,
             cand_counts,
             n_responses,
@@ -425,17 +492,18 @@ def _choose(
         while start < n_pool:
             stop = min(start + block, n_pool)
             _score_guesses(
-                codes,
-                counts,
-                representatives[start:stop],
+                rep_pegs,
+                rep_counts,
+                start,
+                stop,
                 cand_pegs,
                 cand_counts,
                 n_responses,
                 heuristic,
                 clog,
                 weight,
-                scores[start:stop],
-                parts[start:stop],
+                scores,
+                parts,
                 floor,
             )
             for at in range(start, stop):
@@ -445,9 +513,10 @@ def _choose(
             block = min(2 * block, largest)
     else:
         _score_guesses(
-            codes,
-            counts,
-            representatives,
+            rep_pegs,
+            rep_counts,
+            0,
+            n_pool,
             cand_pegs,
             cand_counts,
             n_responses,
@@ -507,6 +576,7 @@ def _grow_tree(
     candidates: npt.NDArray[np.int64],
     played: int,
     depth: int,
+    first: int,
     pool_all: bool,
     heuristic: int,
     classes_from: int,
@@ -522,7 +592,8 @@ def _grow_tree(
     """The subtree of a partition player with lexicographic ties, grown depth first.
 
     The subtree's root is reached after guesses using the colours of bitmask ``played``
-    with the sorted ``candidates`` consistent, its guess being the game's ``depth``-th. Each
+    with the sorted ``candidates`` consistent, its guess being the game's ``depth``-th and
+    ``first`` if that is not negative (a player's own first guess). Each
     node's codes are a sorted slice of one array, split in place by their responses (a
     stable counting sort keeps every part sorted). A node's guess is :func:`_choose`'s
     first, with the classes of codes its history cannot tell apart (unplayed and zero
@@ -543,8 +614,11 @@ def _grow_tree(
         for p in range(pegs):
             colour_mask[i] |= 1 << codes[i, p]
     everything = np.arange(n, dtype=np.int64)
+    every_pegs, every_counts = _columns(codes, counts, everything)
     cached_firsts = Dict.empty(key_type=types.int64, value_type=types.int64[:])
     cached_classes = Dict.empty(key_type=types.int64, value_type=types.int64[:])
+    cached_pegs = Dict.empty(key_type=types.int64, value_type=types.uint8[:, ::1])
+    cached_counts = Dict.empty(key_type=types.int64, value_type=types.uint8[:, ::1])
     cache_limit = max(16, (1 << 25) // n)  # half a gigabyte of class tables at most
     kind = np.empty(colors, dtype=np.int64)
     class_of = np.empty(n, dtype=np.int64)
@@ -587,47 +661,63 @@ def _grow_tree(
             return empty, empty, empty, empty, empty
         here = secrets[start:stop]
         m = stop - start
-        firsts = everything
-        of_class = everything
-        if m > 2 and (pool_all or m >= classes_from):
-            present = 0
-            for j in range(m):
-                present |= colour_mask[here[j]]
-            n_free = 0
-            n_zero = 0
-            key = 0
-            for k in range(colors):
-                if not present >> k & 1:
-                    kind[k] = 2
-                    n_zero += 1
-                elif not played >> k & 1:
-                    kind[k] = 1
-                    n_free += 1
-                else:
-                    kind[k] = 0
-                key = key * 3 + kind[k]
-            if n_free >= 2 or n_zero >= 2:
-                if key not in cached_firsts:
-                    if len(cached_firsts) >= cache_limit:
-                        cached_firsts.clear()
-                        cached_classes.clear()
-                    n_classes = _canonical_serial(codes, kind, place_values, class_of, class_first)
-                    cached_firsts[key] = class_first[:n_classes].copy()
-                    cached_classes[key] = class_of.copy()
-                firsts = cached_firsts[key]
-                of_class = cached_classes[key]
-        guess = _choose(
-            codes,
-            counts,
-            here,
-            firsts,
-            of_class,
-            pool_all,
-            heuristic,
-            True,
-            n_responses,
-            weight,
-        )[0]
+        if node == 0 and first >= 0:
+            guess = first
+        else:
+            firsts = everything
+            of_class = everything
+            first_pegs = every_pegs
+            first_counts = every_counts
+            if m > 2 and (pool_all or m >= classes_from):
+                present = 0
+                for j in range(m):
+                    present |= colour_mask[here[j]]
+                n_free = 0
+                n_zero = 0
+                key = 0
+                for k in range(colors):
+                    if not present >> k & 1:
+                        kind[k] = 2
+                        n_zero += 1
+                    elif not played >> k & 1:
+                        kind[k] = 1
+                        n_free += 1
+                    else:
+                        kind[k] = 0
+                    key = key * 3 + kind[k]
+                if n_free >= 2 or n_zero >= 2:
+                    if key not in cached_firsts:
+                        if len(cached_firsts) >= cache_limit:
+                            cached_firsts.clear()
+                            cached_classes.clear()
+                            cached_pegs.clear()
+                            cached_counts.clear()
+                        n_classes = _canonical_serial(
+                            codes, kind, place_values, class_of, class_first
+                        )
+                        cached_firsts[key] = class_first[:n_classes].copy()
+                        cached_classes[key] = class_of.copy()
+                        cached_pegs[key], cached_counts[key] = _columns(
+                            codes, counts, cached_firsts[key]
+                        )
+                    firsts = cached_firsts[key]
+                    of_class = cached_classes[key]
+                    first_pegs = cached_pegs[key]
+                    first_counts = cached_counts[key]
+            guess = _choose(
+                codes,
+                counts,
+                here,
+                firsts,
+                of_class,
+                first_pegs,
+                first_counts,
+                pool_all,
+                heuristic,
+                True,
+                n_responses,
+                weight,
+            )[0]
         node_guess[node] = guess
         # Split the node's codes by their response to the guess, each part kept sorted.
         _responses_serial(codes, counts, guess, here, answers[:m])
@@ -692,18 +782,18 @@ def pool_scores(
         The scores (higher is better, as :data:`evo_mastermind.partitions.PARTITION_SCORES`)
         and the number of non-empty parts of each guess.
     """
-    cand_pegs = np.ascontiguousarray(codes[candidates].T)
-    cand_counts = np.ascontiguousarray(counts[candidates].T)
-    guesses = np.ascontiguousarray(guesses, dtype=np.int64)
+    pool_pegs, pool_counts = columns(codes, counts, guesses)
+    cand_pegs, cand_counts = columns(codes, counts, candidates)
     scores = np.empty(guesses.size)
     parts = np.empty(guesses.size, dtype=np.int64)
     clog = _clog_table(candidates.size) if heuristic == "entropy" else np.zeros(1)
     kernel = _score_parallel if guesses.size * candidates.size >= PARALLEL_PAIRS else _score_serial
     _call(
         kernel,
-        codes,
-        counts,
-        guesses,
+        pool_pegs,
+        pool_counts,
+        0,
+        guesses.size,
         cand_pegs,
         cand_counts,
         n_responses,
@@ -717,6 +807,16 @@ def pool_scores(
         False,
     )
     return scores, parts
+
+
+def columns(
+    codes: Codes, counts: npt.NDArray[np.uint8], indices: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """Some codes' pegs and colour counts as columns, ``(pegs, k)`` and ``(colors, k)``.
+
+    The layout in which the kernels read guesses and candidates (see :func:`_columns`).
+    """
+    return np.ascontiguousarray(codes[indices].T), np.ascontiguousarray(counts[indices].T)
 
 
 def _responses(
@@ -833,6 +933,7 @@ def choose(
     pool_all: bool,
     heuristic: str,
     first_only: bool,
+    class_columns: tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]] | None = None,
 ) -> npt.NDArray[np.int64]:
     """Every best guess of a partition player at a position (see :func:`_choose`).
 
@@ -845,8 +946,12 @@ def choose(
         pool_all: score every code (consistent codes win ties), not only the candidates.
         heuristic: a key of :data:`HEURISTICS`.
         first_only: only the first best guess is wanted (lexicographic ties).
+        class_columns: the :func:`columns` of the classes' first codes, if the caller
+            keeps them (else computed here).
     """
     pegs = codes.shape[1]
+    if class_columns is None:
+        class_columns = columns(codes, counts, classes[0])
     return _call(
         _choose,
         codes,
@@ -854,6 +959,8 @@ def choose(
         np.ascontiguousarray(candidates, dtype=np.int64),
         classes[0],
         classes[1],
+        class_columns[0],
+        class_columns[1],
         pool_all,
         HEURISTICS[heuristic],
         first_only,
@@ -869,6 +976,7 @@ def grow_tree(
     candidates: npt.NDArray[np.int64],
     played: int,
     depth: int,
+    first: int,
     pool_all: bool,
     heuristic: str,
     classes_from: int,
@@ -892,6 +1000,7 @@ def grow_tree(
         np.ascontiguousarray(candidates, dtype=np.int64),
         played,
         depth,
+        first,
         pool_all,
         HEURISTICS[heuristic],
         classes_from,
@@ -936,19 +1045,19 @@ def warm() -> None:
     space = CodeSpace(3, 4)
     scorer = indexed_scorer(space)
     every = np.arange(space.size, dtype=np.int64)
-    cand_pegs = np.ascontiguousarray(scorer.codes.T)
-    cand_counts = np.ascontiguousarray(scorer.counts.T)
+    every_pegs, every_counts = columns(scorer.codes, scorer.counts, every)
     for kernel in (_score_serial, _score_parallel):
         scores = np.empty(space.size)
         parts = np.empty(space.size, dtype=np.int64)
         clog = _clog_table(space.size)
         weight = _weight(space.pegs)
-        args = (every, cand_pegs, cand_counts, space.n_responses, 3, clog, 2, weight)
-        _call(kernel, scorer.codes, scorer.counts, *args, scores, parts, np.zeros(1), False)
+        pool = (every_pegs, every_counts, 0, space.size)
+        args = (every_pegs, every_counts, space.n_responses, 3, clog, 2, weight)
+        _call(kernel, *pool, *args, scores, parts, np.zeros(1), False)
     for pool_all in (True, False):
         choose(scorer.codes, scorer.counts, every[::5], (every, every), pool_all, "entropy", True)
     grow_tree(
-        scorer.codes, scorer.counts, space.place_values, every, 0, 1, True, "entropy", 2000, 100
+        scorer.codes, scorer.counts, space.place_values, every, 0, 1, -1, True, "entropy", 2000, 100
     )
     canonical_codes(scorer.codes, np.ones(space.colors, dtype=np.int64), space.place_values)
     responses(scorer.codes, scorer.counts, 0, every)

@@ -145,6 +145,20 @@ def test_console_script_exit_status() -> None:
     assert done.returncode == 2 and done.stderr.count("\n") == 1
 
 
+def test_console_script_writes_a_tree(tmp_path: Path) -> None:
+    out = tmp_path / "tree.json"
+    command = ["tree", "--pegs", "3", "--colors", "4", "--player", "knuth", "--out", str(out)]
+    done = subprocess.run(
+        [sys.executable, "-m", "evo_mastermind.cli", *command],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(out.read_text())["player"] == "knuth"
+    assert "written to" in done.stdout
+
+
 def small_config(tmp_path: Path, body: str = "") -> Path:
     path = tmp_path / "exp.yaml"
     path.write_text(

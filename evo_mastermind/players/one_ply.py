@@ -315,9 +315,9 @@ class PartitionPlayer(OnePlyPlayer):
             classes = self._classes(position)
         if classes is None:
             every = self._root.consistent  # every code, each its own class
-            groups = (every, every)
+            groups, class_columns = (every, every), self.scorer.columns
         else:
-            groups = (classes.representatives, classes.of_code)
+            groups, class_columns = (classes.representatives, classes.of_code), None
         return choose(
             self.scorer.codes,
             self.scorer.counts,
@@ -326,6 +326,7 @@ class PartitionPlayer(OnePlyPlayer):
             pool_all,
             self.heuristic,
             first_only,
+            class_columns,
         )
 
     def score(self, guesses: Indices | None, candidates: Indices, position: Position) -> Scores:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -189,90 +189,114 @@ def _grown(player: PartitionPlayer, progress: bool) -> tuple[TreeNode, npt.NDArr
     """A partition player's tree grown by the compiled kernel (the guesses asking would give).
 
     Only the first guess is asked of the player (it may derive it from the empty board);
-    the subtree under each of its responses is grown whole by
-    :func:`evo_mastermind.kernels.grow_tree`, which chooses as the player does, several
-    subtrees at once on as many threads as Numba may use. Returns the root and the guesses
-    each secret needs.
+    the rest is grown by :func:`evo_mastermind.kernels.grow_tree`, which chooses as the
+    player does: in one call on small spaces, else one subtree under each response to the
+    first guess, several at once on as many threads as Numba may use. Returns the root and
+    the guesses each secret needs.
     """
-    import numba
-    from tqdm import tqdm
-
-    from evo_mastermind.kernels import grow_tree  # compiled: loaded on first use
+    from evo_mastermind.kernels import grow_tree, responses  # compiled: loaded on first use
 
     space = player.space
     scorer = indexed_scorer(space)
     first = space.index(player.ask())
     secrets = np.arange(space.size, dtype=np.int64)
-    answers = scorer.responses(first, secrets)
-    played = int(np.bitwise_or.reduce(1 << scorer.codes[first].astype(np.int64)))
-    win = Response(space.pegs, 0).pack(space.pegs)
-    parts = [(int(r), secrets[answers == r]) for r in np.unique(answers) if r != win]
 
-    def grow(part: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], ...]:
+    def grow(
+        part: npt.NDArray[np.int64], played: int, depth: int, guess: int
+    ) -> tuple[npt.NDArray[np.int64], ...]:
         return grow_tree(
             scorer.codes,
             scorer.counts,
             space.place_values,
             part,
             played,
-            2,
+            depth,
+            guess,
             player.settings.pool == "all",
             player.heuristic,
             CLASSES_FROM,
             MAX_DEPTH,
         )
 
-    workers = numba.get_num_threads() if space.size >= THREADS_FROM else 1
-    order = sorted(range(len(parts)), key=lambda k: -parts[k][1].size)  # largest first
-    grown: dict[int, tuple[npt.NDArray[np.int64], ...]] = {}
-    with (
-        ThreadPoolExecutor(workers) as threads,
-        tqdm(
-            total=sum(part.size for _, part in parts),
-            unit="secret",
-            desc=f"{player.name} tree",
-            disable=not progress,
-            leave=False,
-        ) as bar,
-    ):
-
-        def finish(k: int, subtree: tuple[npt.NDArray[np.int64], ...]) -> None:
-            grown[k] = subtree
-            bar.update(parts[k][1].size)
-
-        if workers == 1:  # small spaces: no thread to start
-            for k in order:
-                finish(k, grow(parts[k][1]))
-        elif order:
-            # The smallest here: the kernel is loaded once, not by every thread; then the
-            # largest first, so that no thread is left alone with a big one at the end.
-            finish(order[-1], grow(parts[order[-1]][1]))
-            futures = {threads.submit(grow, parts[k][1]): k for k in order[:-1]}
-            for future in as_completed(futures):
-                finish(futures[future], future.result())
-    guesses = [np.array([first])]
-    parents = [np.array([-1])]
-    responses = [np.array([-1])]
-    base = 1
+    if space.size < THREADS_FROM:  # small spaces: one call, no thread to start
+        guesses, parents, links, won, won_at = grow(secrets, 0, 1, first)
+    else:
+        answers = responses(scorer.codes, scorer.counts, first, secrets)
+        played = int(np.bitwise_or.reduce(1 << scorer.codes[first].astype(np.int64)))
+        parts = {int(r): secrets[answers == r] for r in np.unique(answers)}
+        win = Response(space.pegs, 0).pack(space.pegs)
+        won_first = parts.pop(win, secrets[:0])
+        grown = _grown_in_threads(
+            parts, lambda part: grow(part, played, 2, -1), f"{player.name} tree", progress
+        )
+        guesses, parents, links, won, won_at = _joined(first, won_first, grown)
+    if guesses.size == 0:
+        raise InvalidGameError(f"player {player.name!r} needs more than {MAX_DEPTH} guesses")
     counts = np.zeros(space.size, dtype=np.int64)
-    counts[first] = 1
-    for k, (packed, _) in enumerate(parts):
-        part_guesses, part_parents, part_responses, won, won_at = grown[k]
-        counts[won] = won_at
-        if part_guesses.size == 0:
-            raise InvalidGameError(f"player {player.name!r} needs more than {MAX_DEPTH} guesses")
-        guesses.append(part_guesses)
-        parents.append(np.where(part_parents < 0, 0, part_parents + base))
-        responses.append(np.where(part_parents < 0, packed, part_responses))
-        base += part_guesses.size
-    nodes = [TreeNode(text) for text in space.format_all(scorer.codes[np.concatenate(guesses)])]
+    counts[won] = won_at
+    nodes = [TreeNode(text) for text in space.format_all(scorer.codes[guesses])]
     unpacked = [Response.unpack(packed, space.pegs) for packed in range(space.n_responses)]
     # Siblings are numbered in increasing order of response, as ``expand`` inserts them.
-    links = zip(np.concatenate(parents).tolist(), np.concatenate(responses).tolist(), strict=True)
-    for child, (parent, packed) in enumerate(links):
+    for child, (parent, packed) in enumerate(zip(parents.tolist(), links.tolist(), strict=True)):
         if child:
             nodes[parent].next[unpacked[packed]] = nodes[child]
     return nodes[0], counts
+
+
+def _joined(
+    first: int,
+    won_first: npt.NDArray[np.int64],
+    grown: dict[int, tuple[npt.NDArray[np.int64], ...]],
+) -> tuple[npt.NDArray[np.int64], ...]:
+    """The arrays of a tree from its first guess and the subtree under each response.
+
+    As :func:`~evo_mastermind.kernels.grow_tree` returns them: the first guess is node 0,
+    each subtree's nodes follow in increasing response. No guesses when a subtree has none
+    (a game longer than allowed).
+    """
+    guesses, parents, links = [np.array([first])], [np.array([-1])], [np.array([-1])]
+    won, won_at = [won_first], [np.ones(won_first.size, dtype=np.int64)]
+    base = 1
+    for packed in sorted(grown):
+        part_guesses, part_parents, part_links, part_won, part_won_at = grown[packed]
+        if part_guesses.size == 0:
+            return (part_guesses,) * 5
+        guesses.append(part_guesses)
+        parents.append(np.where(part_parents < 0, 0, part_parents + base))
+        links.append(np.where(part_parents < 0, packed, part_links))
+        won.append(part_won)
+        won_at.append(part_won_at)
+        base += part_guesses.size
+    return tuple(np.concatenate(arrays) for arrays in (guesses, parents, links, won, won_at))
+
+
+def _grown_in_threads(
+    parts: dict[int, npt.NDArray[np.int64]],
+    grow: Callable[[npt.NDArray[np.int64]], tuple[npt.NDArray[np.int64], ...]],
+    label: str,
+    progress: bool,
+) -> dict[int, tuple[npt.NDArray[np.int64], ...]]:
+    """``grow`` of every part, several at once on as many threads as Numba may use."""
+    import numba
+    from tqdm import tqdm
+
+    order = sorted(parts, key=lambda packed: -parts[packed].size)  # largest first
+    grown: dict[int, tuple[npt.NDArray[np.int64], ...]] = {}
+    total = sum(part.size for part in parts.values())
+    with (
+        ThreadPoolExecutor(numba.get_num_threads()) as threads,
+        tqdm(total=total, unit="secret", desc=label, disable=not progress, leave=False) as bar,
+    ):
+        if order:
+            # The smallest here: the kernel is loaded once, not by every thread; then the
+            # largest first, so that no thread is left alone with a big one at the end.
+            grown[order[-1]] = grow(parts[order[-1]])
+            bar.update(parts[order[-1]].size)
+        futures = {threads.submit(grow, parts[packed]): packed for packed in order[:-1]}
+        for future in as_completed(futures):
+            grown[futures[future]] = future.result()
+            bar.update(parts[futures[future]].size)
+    return grown
 
 
 @contextmanager

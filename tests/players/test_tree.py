@@ -84,7 +84,6 @@ def test_trees_with_the_settings_of_magruders_solver(
     assert (int(counts.sum()), int(counts.max())) == (total, longest)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "total", "longest"),
     [
