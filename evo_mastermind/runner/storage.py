@@ -171,8 +171,10 @@ class ResultsDir:
         return bool(self.shards()) or any((self.path / name).exists() for name in REPORT_OUTPUTS)
 
     def is_empty(self) -> bool:
-        """Whether the directory is missing or has nothing in it."""
-        return not self.path.exists() or not any(self.path.iterdir())
+        """Whether the directory is missing or holds nothing but the write lock."""
+        return not self.path.exists() or all(
+            entry.name == LOCK_NAME for entry in self.path.iterdir()
+        )
 
     def shards(self) -> list[Path]:
         """Every finished shard, in name order."""
@@ -183,6 +185,8 @@ class ResultsDir:
 
         Files the user put here (and set-aside shards) stay.
         """
+        if self.is_empty():
+            return  # a new directory: nothing to replace
         if not self.owned():
             raise ResultsError(
                 f"--force replaces only a results directory written by evo-mastermind, and "

@@ -122,6 +122,15 @@ def test_batch_size_never_changes_results(write_config: ConfigWriter, tmp_path: 
     assert len(ResultsDir(tmp_path / "b").shards()) == 2 * math.ceil(2 * 64 / 5)  # per player
 
 
+def test_force_into_a_new_directory_runs_and_runs_again(
+    write_config: ConfigWriter, tmp_path: Path
+) -> None:
+    path, out = write_config(), tmp_path / "new"
+    first = run(path, out, force=True)  # nothing to replace yet: the lock alone is no stranger
+    again = run(path, out, force=True)
+    pd.testing.assert_frame_equal(comparable(first), comparable(again))
+
+
 def test_existing_results_are_never_overwritten_silently(
     write_config: ConfigWriter, tmp_path: Path
 ) -> None:
