@@ -189,9 +189,9 @@ class IndexedScorer:
     @cached_property
     def columns(self) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
         """Every code's pegs and colour counts as columns: the layout the kernels read."""
-        pegs, counts = np.ascontiguousarray(self.codes.T), np.ascontiguousarray(self.counts.T)
-        pegs.flags.writeable = counts.flags.writeable = False
-        return pegs, counts
+        from evo_mastermind.kernels import columns  # compiled: only the kernels read these
+
+        return columns(self.codes, self.counts, np.arange(self.space.size))
 
     def responses(self, guess: int, candidates: npt.NDArray[np.int64]) -> Packed:
         """Packed responses of one guess against the candidate codes."""
