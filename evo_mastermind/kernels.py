@@ -71,30 +71,6 @@ SCAN_PAIRS = 1 << 18
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _store(
-    scores: npt.NDArray[np.float64],
-    parts: npt.NDArray[np.int64],
-    at: int,
-    heuristic: int,
-    n_parts: int,
-    largest: int,
-    squares: int,
-    logs: float,
-    total: float,
-) -> None:
-    """Write one guess's score from its partition's statistics."""
-    parts[at] = n_parts
-    if heuristic == 0:
-        scores[at] = -float(largest)
-    elif heuristic == 1:
-        scores[at] = float(n_parts)
-    elif heuristic == 2:
-        scores[at] = -float(squares) / total
-    else:
-        scores[at] = np.log2(total) - logs / total
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _bits(word: np.uint64) -> int:
     """The number of bits set (a branch-free population count)."""
     word = word - ((word >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -103,6 +79,73 @@ def _bits(word: np.uint64) -> int:
     )
     word = (word + (word >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
     return int((word * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _store_partition(
+    scores: npt.NDArray[np.float64],
+    parts: npt.NDArray[np.int64],
+    at: int,
+    packed: npt.NDArray[np.unsignedinteger],
+    hist: npt.NDArray[np.int64],
+    lanes: npt.NDArray[np.int64],
+    heuristic: int,
+    clog: npt.NDArray[np.float64],
+) -> None:
+    """Count the partition of one guess's packed responses and write its parts and score.
+
+    ``hist`` (one count per response) and ``lanes`` (four of them) are zeroed buffers, left
+    zeroed.
+    """
+    m = packed.size
+    n_parts = 0
+    largest = 0
+    squares = 0
+    logs = 0.0
+    if m < 2 * hist.size:
+        # Few responses for the range: count, then visit and clear only what was touched.
+        for j in range(m):
+            hist[packed[j]] += 1
+        for j in range(m):
+            size = hist[packed[j]]
+            if size > 0:
+                hist[packed[j]] = 0
+                n_parts += 1
+                largest = max(largest, size)
+                squares += size * size
+                if heuristic == 3:
+                    logs += clog[size]
+    else:
+        # Four interleaved histograms: consecutive equal responses do not stall.
+        j = 0
+        while j + 4 <= m:
+            lanes[0, packed[j]] += 1
+            lanes[1, packed[j + 1]] += 1
+            lanes[2, packed[j + 2]] += 1
+            lanes[3, packed[j + 3]] += 1
+            j += 4
+        while j < m:
+            lanes[0, packed[j]] += 1
+            j += 1
+        for r in range(hist.size):
+            size = lanes[0, r] + lanes[1, r] + lanes[2, r] + lanes[3, r]
+            if size > 0:
+                n_parts += 1
+                largest = max(largest, size)
+                squares += size * size
+                if heuristic == 3:
+                    logs += clog[size]
+        lanes[:] = 0
+    parts[at] = n_parts
+    total = float(m)
+    if heuristic == 0:
+        scores[at] = -float(largest)
+    elif heuristic == 1:
+        scores[at] = float(n_parts)
+    elif heuristic == 2:
+        scores[at] = -float(squares) / total
+    else:
+        scores[at] = np.log2(total) - logs / total
 
 
 def _score_pool(
@@ -144,7 +187,9 @@ def _score_pool(
     for chunk in prange(n_chunks):
         best = floor[0]
         # Buffers once per chunk of guesses, not once per guess.
+        packed = np.empty(m, dtype=weight.dtype)
         hist = np.zeros(n_responses, dtype=np.int64)
+        lanes = np.zeros((4, n_responses), dtype=np.int64)
         if small:
             # Few candidates: a block of guesses at a time, the SIMD passes running along
             # the guesses (one candidate's response to each guess of the block).
@@ -187,27 +232,11 @@ def _score_pool(
                         if _bound(heuristic, parts[at], total) < best - SCORE_TOLERANCE:
                             scores[at] = -np.inf
                             continue
-                    # Count into the histogram and clear only what was touched.
                     for j in range(m):
-                        hist[block[j, i]] += 1
-                    n_parts = 0
-                    largest = 0
-                    squares = 0
-                    logs = 0.0
-                    for j in range(m):
-                        size_j = hist[block[j, i]]
-                        if size_j > 0:
-                            hist[block[j, i]] = 0
-                            n_parts += 1
-                            largest = max(largest, size_j)
-                            squares += size_j * size_j
-                            if heuristic == 3:
-                                logs += clog[size_j]
-                    _store(scores, parts, at, heuristic, n_parts, largest, squares, logs, total)
+                        packed[j] = block[j, i]
+                    _store_partition(scores, parts, at, packed, hist, lanes, heuristic, clog)
                     best = max(best, scores[at])
         else:
-            packed = np.empty(m, dtype=weight.dtype)
-            lanes = np.zeros((4, n_responses), dtype=np.int64)
             for at in range(start + chunk, stop, n_chunks):
                 # black * pegs + common = black * (pegs + 1) + white, in byte-wide SIMD passes.
                 packed[:] = 0
@@ -233,51 +262,7 @@ def _score_pool(
                     if _bound(heuristic, parts[at], total) < best - SCORE_TOLERANCE:
                         scores[at] = -np.inf
                         continue
-                if m < 2 * n_responses:
-                    # Few candidates for the responses: clear only what was touched.
-                    for j in range(m):
-                        hist[packed[j]] += 1
-                    n_parts = 0
-                    largest = 0
-                    squares = 0
-                    logs = 0.0
-                    for j in range(m):
-                        size_j = hist[packed[j]]
-                        if size_j > 0:
-                            hist[packed[j]] = 0
-                            n_parts += 1
-                            largest = max(largest, size_j)
-                            squares += size_j * size_j
-                            if heuristic == 3:
-                                logs += clog[size_j]
-                    _store(scores, parts, at, heuristic, n_parts, largest, squares, logs, total)
-                    best = max(best, scores[at])
-                    continue
-                # Four interleaved histograms: consecutive equal responses do not stall.
-                lanes[:] = 0
-                j = 0
-                while j + 4 <= m:
-                    lanes[0, packed[j]] += 1
-                    lanes[1, packed[j + 1]] += 1
-                    lanes[2, packed[j + 2]] += 1
-                    lanes[3, packed[j + 3]] += 1
-                    j += 4
-                while j < m:
-                    lanes[0, packed[j]] += 1
-                    j += 1
-                n_parts = 0
-                largest = 0
-                squares = 0
-                logs = 0.0
-                for r in range(n_responses):
-                    size_r = lanes[0, r] + lanes[1, r] + lanes[2, r] + lanes[3, r]
-                    if size_r > 0:
-                        n_parts += 1
-                        largest = max(largest, size_r)
-                        squares += size_r * size_r
-                        if heuristic == 3:
-                            logs += clog[size_r]
-                _store(scores, parts, at, heuristic, n_parts, largest, squares, logs, total)
+                _store_partition(scores, parts, at, packed, hist, lanes, heuristic, clog)
                 best = max(best, scores[at])
         if n_chunks == 1:
             floor[0] = best
@@ -816,7 +801,7 @@ def columns(
 
     The layout in which the kernels read guesses and candidates (see :func:`_columns`).
     """
-    return np.ascontiguousarray(codes[indices].T), np.ascontiguousarray(counts[indices].T)
+    return _call(_columns, codes, counts, np.ascontiguousarray(indices, dtype=np.int64))
 
 
 def _responses(
