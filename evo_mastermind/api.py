@@ -148,6 +148,11 @@ def run(
     )
     limits = NO_LIMITS if allow_large else PlanLimits()
     written: str | None = None
+    if not isinstance(config, str | os.PathLike | Mapping):
+        raise RunOptionsError(
+            "config must be a file, a shipped study's name or a dict of its keys, not "
+            f"{type(config).__name__}"
+        )
     if isinstance(config, Mapping):
         loaded = config_from_data(dict(config), runs=runs, plugins=plugins, limits=limits)
         written = _as_yaml(config)

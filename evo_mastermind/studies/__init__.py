@@ -184,7 +184,7 @@ def copy_study(name: str, destination: str | Path | None = None, force: bool = F
         StudyError: no such study or table, or a file in the way without ``force``.
     """
     source = shipped_file(name)
-    target = Path.cwd() if destination is None else Path(destination)
+    target = Path() if destination is None else Path(destination)
     if target.is_dir():
         target = target / source.name
     if target.exists() and not force:
