@@ -221,6 +221,9 @@ def _add_study_commands(commands: Any) -> None:
     studies = commands.add_parser(
         "studies",
         help="list the shipped studies and published tables, show one, or copy one to start from",
+        description="Without an action: list every shipped study (run one by its name, e.g. "
+        "'run paper/table2') and published table (a config's compare_with). 'studies show NAME' "
+        "prints one; 'studies copy NAME [DEST] [--force]' copies it to edit as your own.",
     )
     actions = studies.add_subparsers(dest="action", parser_class=_Parser)
     show = actions.add_parser("show", help="print a study's config (or a published table)")
