@@ -148,13 +148,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--out", help="results directory (default results/<name>/)")
     run.add_argument("--runs", type=int, help="override the config's number of runs")
-    run.add_argument(
-        "--executor",
-        choices=["serial", "process", "dask"],
-        default="process",
-        help="where games run: this process, a local process pool (default), or Dask",
-    )
-    run.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    _add_executor_arguments(run)
     run.add_argument(
         "--scheduler", help="Dask scheduler address (default: an in-process LocalCluster)"
     )
@@ -217,6 +211,16 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_executor_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--executor",
+        choices=["serial", "process", "dask"],
+        default="process",
+        help="where games run: this process, a local process pool (default), or Dask",
+    )
+    parser.add_argument("--workers", type=int, help="worker processes (default: every core)")
+
+
 def _add_study_commands(commands: Any) -> None:
     studies = commands.add_parser(
         "studies",
@@ -247,13 +251,7 @@ def _add_study_commands(commands: Any) -> None:
         help="folder of the tables' results, one folder per table (default results/paper); "
         "games already there are kept and only the missing ones played",
     )
-    reproduce.add_argument(
-        "--executor",
-        choices=["serial", "process", "dask"],
-        default="process",
-        help="where games run (default: a local process pool)",
-    )
-    reproduce.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    _add_executor_arguments(reproduce)
     reproduce.add_argument(
         "--runs", type=int, help="fewer runs than the paper's 10, for a quick look"
     )

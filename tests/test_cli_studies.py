@@ -60,5 +60,5 @@ def test_run_takes_a_study_by_name(
 def test_an_unknown_study_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "scaling/9x9"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("evo-mastermind: error: no shipped study 'scaling/9x9'")
+    assert err.startswith("evo-mastermind: error: scaling/9x9: no such file, nor a shipped study")
     assert len(err.splitlines()) == 1

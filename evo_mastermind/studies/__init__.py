@@ -143,9 +143,16 @@ def config_file(config: str | Path) -> Path:
         if name in study_names():
             _moved(text, name)
             return FOLDER / f"{name}.yaml"
-    folders = {name.split("/")[0] for name in study_names()}
+    names = study_names()
+    folders = {name.split("/")[0] for name in names}
     if not path.is_absolute() and path.suffix in ("", ".yaml") and text.split("/")[0] in folders:
-        return study_path(text)
+        name = text.removesuffix(".yaml")
+        if name in names:
+            return FOLDER / f"{name}.yaml"
+        raise StudyError(
+            f"{text}: no such file, nor a shipped study of that name{_suggestion(name, names)}; "
+            "'evo-mastermind studies' lists them"
+        )
     return path
 
 

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from evo_mastermind.analysis.report import write_report
 from evo_mastermind.runner import load_config
 from evo_mastermind.studies import (
     FOLDER,
@@ -18,6 +19,7 @@ from evo_mastermind.studies import (
     study_names,
     study_path,
 )
+from tests.analysis.synthetic import STRONG, WEAK, experiment_record, make_games, write_results
 
 PAPER = [f"paper/table{number}" for number in range(2, 7)]
 
@@ -73,8 +75,14 @@ def test_the_path_of_before_0_2_still_finds_the_study(
 
 
 def test_an_unknown_study_is_one_line_with_the_closest_name() -> None:
-    with pytest.raises(StudyError, match=r"no shipped study 'paper/tabel2' \(did you mean "):
+    with pytest.raises(
+        StudyError,
+        match=r"^paper/tabel2: no such file, nor a shipped study .*"
+        r"\(did you mean 'paper/table2'\?\); 'evo-mastermind studies' lists them$",
+    ):
         config_file("paper/tabel2")
+    with pytest.raises(StudyError, match=r"^no shipped study 'paper/tabel2' \(did you mean "):
+        study_path("paper/tabel2")
     # Not in a study's folder: left for the config reader to report as a missing file.
     assert config_file("mine.yaml") == Path("mine.yaml")
 
@@ -117,3 +125,25 @@ def test_a_published_table_is_shipped_and_copyable(tmp_path: Path) -> None:
     name = "published/runarsson_merelo_2009_table6.csv"
     assert shipped_file(name) == FOLDER / name
     assert copy_study(name, tmp_path / "mine.csv").read_text().startswith("label,section")
+
+
+@pytest.mark.parametrize(
+    ("recorded", "warned"),
+    [
+        ("published/runarsson_merelo_2009_table2.csv", False),
+        ("experiments/runarsson_merelo_2009_table2.csv", True),  # a record of before 0.2
+    ],
+)
+def test_a_record_outside_any_project_reports_against_the_shipped_table(
+    recorded: str, warned: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = make_games({"Entropy": STRONG, "Random": WEAK}, runs=2)
+    results = write_results(tmp_path / "r", games, experiment_record(games, compare_with=recorded))
+    monkeypatch.chdir(tmp_path)  # no pyproject.toml above: an installed user's folder
+    if warned:
+        with pytest.warns(FutureWarning, match="moved into the package"):
+            markdown = write_report(results)
+    else:
+        markdown = write_report(results)
+    assert f"Compared with the published table `{recorded}`" in markdown
+    assert "| 4.408 | 4.383–4.424 |" in markdown  # Entropy's published figures
