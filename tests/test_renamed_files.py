@@ -45,3 +45,11 @@ def test_a_config_naming_an_old_published_table_still_loads(tmp_path: Path) -> N
         loaded = load_config(path)
     assert loaded.compare_with == table
     assert loaded.published_table(path) == tmp_path / table
+
+
+def test_an_old_name_of_a_table_that_has_moved_since_still_finds_it(tmp_path: Path) -> None:
+    # Through both steps: the first name, then the path of before the move into the package.
+    with pytest.warns(FutureWarning):
+        assert published_file("experiments/seed002_table5.csv", tmp_path) == (
+            FOLDER / "published" / "runarsson_merelo_2009_table5.csv"
+        )

@@ -101,11 +101,6 @@ def test_a_published_table_under_its_path_of_before_0_2(tmp_path: Path) -> None:
     with pytest.warns(FutureWarning, match="moved into the package"):
         found = published_file("experiments/runarsson_merelo_2009_table4.csv", tmp_path)
     assert found == FOLDER / "published" / "runarsson_merelo_2009_table4.csv"
-    # Older still: the "seed" names of before the rename, through both steps.
-    with pytest.warns(FutureWarning):
-        assert published_file("experiments/seed002_table5.csv", tmp_path) == (
-            FOLDER / "published" / "runarsson_merelo_2009_table5.csv"
-        )
 
 
 def test_a_study_is_copied_to_start_from(tmp_path: Path) -> None:
