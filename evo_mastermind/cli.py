@@ -530,7 +530,8 @@ def _studies(args: argparse.Namespace) -> int:
 
     if args.action == "copy":
         copied = studies.copy_study(args.name, args.destination, force=args.force)
-        print(f"copied {args.name} to {copied}; run it with: {PROG} run {copied}")
+        hint = f"; run it with: {PROG} run {copied}" if copied.suffix == ".yaml" else ""
+        print(f"copied {args.name} to {copied}{hint}")
         return 0
     if args.action == "show":
         print(studies.shipped_file(args.name).read_text(encoding="utf-8"), end="")
