@@ -1,14 +1,14 @@
 """Evolutionary players: guesses, evaluations and time per game, against Runarsson & Merelo (2009).
 
-Run with ``python -m benchmarks.bench_evolution [CONFIG ...] [--workers N]``. The studies are
-ordinary experiment configs played by the runner (nothing here plays a game itself):
+Run with ``python -m benchmarks.bench_evolution [STUDY ...] [--workers N]``. The studies are
+the shipped experiment configs, played by the runner (nothing here plays a game itself):
 
-* ``configs/paper/table3.yaml``: EDA+f and EDA+f_ℓ over the whole (4,6) space, 10 runs;
-* ``configs/evolution/archive_4x6.yaml``: the archive EA on (4,6) in Runarsson & Merelo's
+* ``paper/table3``: EDA+f and EDA+f_ℓ over the whole (4,6) space, 10 runs;
+* ``evolution/archive_4x6``: the archive EA on (4,6) in Runarsson & Merelo's
   setting and in its best settings with consistent and with all-codes play;
-* ``configs/scaling/{5x8,6x9,7x10,8x12}.yaml``: 500 sampled secrets each, the archive EA in
+* ``scaling/{5x8,6x9,7x10,8x12}``: 500 sampled secrets each, the archive EA in
   its best settings against the GA and EDA baselines;
-* ``configs/scaling/8x12_second_sample.yaml``: the (8,12) best settings on a second sample
+* ``scaling/8x12_second_sample``: the (8,12) best settings on a second sample
   of 500 secrets (how much a 500-secret mean moves by chance).
 
 Each config runs into its usual results directory with ``--resume`` semantics, so a study
@@ -31,17 +31,18 @@ import pandas as pd
 from benchmarks._record import RESULTS, record
 from evo_mastermind.analysis import write_report
 from evo_mastermind.runner import load_config, make_executor, run_experiment
+from evo_mastermind.studies import config_file
 
 ROOT = Path(__file__).parents[1]
 
 SCALING_STUDIES = ("5x8", "6x9", "7x10", "8x12", "8x12_second_sample")
 
 STUDIES = {
-    "configs/paper/table3.yaml": "results/paper/table3",
-    "configs/evolution/archive_4x6.yaml": "results/evolution/archive_4x6",
-    **{f"configs/scaling/{study}.yaml": f"results/scaling/{study}" for study in SCALING_STUDIES},
+    "paper/table3": "results/paper/table3",
+    "evolution/archive_4x6": "results/evolution/archive_4x6",
+    **{f"scaling/{study}": f"results/scaling/{study}" for study in SCALING_STUDIES},
 }
-"""Each study config and the results directory it is played into."""
+"""Each shipped study and the results directory it is played into."""
 
 EVOLUTIONARY = ("eda", "ga", "archive")
 
@@ -92,16 +93,17 @@ def run_study(config_path: Path, out: Path, executor: str, workers: int | None) 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("configs", nargs="*", help="study configs (default: all of them)")
+    parser.add_argument(
+        "configs", nargs="*", help="shipped studies or config files (default: the studies above)"
+    )
     parser.add_argument("--executor", default="process", choices=("serial", "process", "dask"))
     parser.add_argument("--workers", type=int, default=None)
     args = parser.parse_args()
     path = RESULTS / "evolution.json"
     figures: dict[str, Any] = json.loads(path.read_text())["figures"] if path.exists() else {}
     for name in args.configs or list(STUDIES):
-        config_path = (ROOT / name) if not Path(name).is_absolute() else Path(name)
-        relative = config_path.resolve().relative_to(ROOT).as_posix()
-        out = ROOT / STUDIES.get(relative, f"results/{config_path.stem}")
+        config_path = config_file(name)
+        out = ROOT / STUDIES.get(name, f"results/{config_path.stem}")
         figures.update(run_study(config_path, out, args.executor, args.workers))
         record("evolution", figures)  # after every study, so an interruption keeps the rest
 

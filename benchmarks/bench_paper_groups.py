@@ -38,9 +38,10 @@ from evo_mastermind.codes import CodeSpace
 from evo_mastermind.game import Codemaker, play_game
 from evo_mastermind.players import make_player
 from evo_mastermind.seeding import game_rng
+from evo_mastermind.studies import FOLDER as STUDIES
 
 ROOT = Path(__file__).resolve().parent.parent
-EXPERIMENTS = ROOT / "experiments"
+EXPERIMENTS = STUDIES / "published"
 SPACE = CodeSpace(4, 6)
 RUNS = 10
 MUS = (10, 20, 30, 40, 50)
@@ -157,7 +158,7 @@ def write_directory(games: pd.DataFrame, directory: Path, seed: int) -> str:
             {"label": label, "player": STRATEGIES[label], "params": {}}
             for label in ("Entropy", "Most parts", "Expected size", "Worst case", "Random")
         ],
-        "compare_with": str((EXPERIMENTS / "runarsson_merelo_2009_table2.csv").relative_to(ROOT)),
+        "compare_with": "published/runarsson_merelo_2009_table2.csv",
         "alpha": 0.05,
         "test_on": "games",
         "holm": False,

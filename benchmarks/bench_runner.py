@@ -14,8 +14,9 @@ from pathlib import Path
 
 from benchmarks._record import record
 from evo_mastermind.runner import ResultsDir, load_config, make_executor, run_experiment
+from evo_mastermind.studies import study_path
 
-TABLE2 = Path(__file__).parents[1] / "configs" / "paper" / "table2.yaml"
+TABLE2 = study_path("paper/table2")
 
 
 def time_table2(executor: str, workers: int | None) -> tuple[float, int]:

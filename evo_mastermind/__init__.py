@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 from evo_mastermind.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from evo_mastermind.api import Results, load, run
     from evo_mastermind.codes import CodeSpace, InvalidGameError, SpaceTooLargeError
     from evo_mastermind.game import (
         Codemaker,
@@ -21,6 +22,9 @@ if TYPE_CHECKING:
 
 # Names resolve on first use (PEP 562): the players (pydantic, DEAP, scipy) load when used.
 _EXPORTS = {
+    "Results": "evo_mastermind.api",
+    "load": "evo_mastermind.api",
+    "run": "evo_mastermind.api",
     "CodeSpace": "evo_mastermind.codes",
     "InvalidGameError": "evo_mastermind.codes",
     "SpaceTooLargeError": "evo_mastermind.codes",
@@ -43,7 +47,15 @@ _EXPORTS = {
 }
 
 
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+_lazy = lazy_exports(__name__, _EXPORTS)
+
+
+def __getattr__(name: str) -> object:
+    if name == "__version__":  # read from the installed package's metadata when asked
+        from importlib.metadata import version
+
+        return version("evo_mastermind")
+    return _lazy(name)
 
 
 __all__ = [
@@ -60,10 +72,14 @@ __all__ = [
     "PlayerParams",
     "PlayerStats",
     "Response",
+    "Results",
     "SpaceTooLargeError",
+    "__version__",
     "build_tree",
+    "load",
     "make_player",
     "play_game",
     "register_player",
+    "run",
     "score",
 ]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
 import re
 import signal
 import sys
@@ -47,6 +46,19 @@ class UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed package's version, looked up only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        from importlib.metadata import version
+
+        print(f"{PROG} {version('evo_mastermind')}")
+        parser.exit()
 
 
 def _player_options(pairs: Sequence[str]) -> dict[str, Any]:
@@ -107,6 +119,7 @@ def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Mastermind code-breaking experiments.")
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     play = commands.add_parser("play", help="play one game and show every guess")
@@ -130,16 +143,12 @@ def _build_parser() -> argparse.ArgumentParser:
     tree.set_defaults(handler=_tree)
 
     run = commands.add_parser("run", help="run an experiment from a YAML config")
-    run.add_argument("config", help="the experiment's YAML file")
+    run.add_argument(
+        "config", help="the experiment's YAML file, or a shipped study's name (e.g. paper/table2)"
+    )
     run.add_argument("--out", help="results directory (default results/<name>/)")
     run.add_argument("--runs", type=int, help="override the config's number of runs")
-    run.add_argument(
-        "--executor",
-        choices=["serial", "process", "dask"],
-        default="process",
-        help="where games run: this process, a local process pool (default), or Dask",
-    )
-    run.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    _add_executor_arguments(run)
     run.add_argument(
         "--scheduler", help="Dask scheduler address (default: an in-process LocalCluster)"
     )
@@ -192,12 +201,62 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     plot.set_defaults(handler=_plot)
 
+    _add_study_commands(commands)
+
     players = commands.add_parser(
         "players", help="list the registered players, their options and presets"
     )
     _add_plugin_argument(players)
     players.set_defaults(handler=_players)
     return parser
+
+
+def _add_executor_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--executor",
+        choices=["serial", "process", "dask"],
+        default="process",
+        help="where games run: this process, a local process pool (default), or Dask",
+    )
+    parser.add_argument("--workers", type=int, help="worker processes (default: every core)")
+
+
+def _add_study_commands(commands: Any) -> None:
+    studies = commands.add_parser(
+        "studies",
+        help="list the shipped studies and published tables, show one, or copy one to start from",
+        description="Without an action: list every shipped study (run one by its name, e.g. "
+        "'run paper/table2') and published table (a config's compare_with). 'studies show NAME' "
+        "prints one; 'studies copy NAME [DEST] [--force]' copies it to edit as your own.",
+    )
+    actions = studies.add_subparsers(dest="action", parser_class=_Parser)
+    show = actions.add_parser("show", help="print a study's config (or a published table)")
+    show.add_argument("name", help="e.g. paper/table2, or published/<table>.csv")
+    copy = actions.add_parser("copy", help="copy a study's config to edit as your own")
+    copy.add_argument("name", help="e.g. paper/table2, or published/<table>.csv")
+    copy.add_argument("destination", nargs="?", help="file or folder (default: the current folder)")
+    copy.add_argument("--force", action="store_true", help="replace a file already there")
+    studies.set_defaults(handler=_studies, action=None)
+
+    reproduce = commands.add_parser(
+        "reproduce",
+        help="play, report and plot the paper's Tables 2-6 with verdicts against the published",
+    )
+    reproduce.add_argument(
+        "tables", nargs="*", metavar="TABLE", help="table2 ... table6 (default: every table)"
+    )
+    reproduce.add_argument(
+        "--out",
+        default=str(Path("results") / "paper"),
+        help="folder of the tables' results, one folder per table (default results/paper); "
+        "games already there are kept and only the missing ones played",
+    )
+    _add_executor_arguments(reproduce)
+    reproduce.add_argument(
+        "--runs", type=int, help="fewer runs than the paper's 10, for a quick look"
+    )
+    reproduce.add_argument("--no-progress", action="store_true", help="no progress bar")
+    reproduce.set_defaults(handler=_reproduce)
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -406,60 +465,86 @@ def _tree(args: argparse.Namespace) -> int:
     return 0
 
 
-MAX_WORKERS_PER_CORE = 4
+def _flag(name: str) -> str:
+    return f"--{name}"
 
 
 def _run(args: argparse.Namespace) -> int:
-    from evo_mastermind.analysis import write_report
-    from evo_mastermind.runner import ResultsDir, load_config, make_executor, run_experiment
-    from evo_mastermind.runner.config import NO_LIMITS, PlanLimits
-    from evo_mastermind.runner.plan import check_plan, estimate_plan
-    from evo_mastermind.runner.run import check_out
+    from evo_mastermind.api import run
 
-    if args.resume and args.force:
-        raise UsageError("--resume and --force contradict each other; choose one")
-    if args.scheduler is not None and args.executor != "dask":
-        raise UsageError(
-            f"--scheduler needs --executor dask (the {args.executor} executor has no scheduler)"
-        )
-    cores = os.cpu_count() or 1
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {args.workers}")
-    if args.workers is not None and args.workers > MAX_WORKERS_PER_CORE * cores:
-        raise UsageError(
-            f"--workers {args.workers} is more than {MAX_WORKERS_PER_CORE} per core "
-            f"({MAX_WORKERS_PER_CORE * cores} on this machine): more would only slow the run"
-        )
-    if args.runs is not None and args.runs < 1:
-        raise UsageError(f"--runs must be at least 1, got {args.runs}")
-    config_path = Path(args.config)
-    limits = NO_LIMITS if args.allow_large else PlanLimits()
-    config = load_config(config_path, runs=args.runs, plugins=args.plugin, limits=limits)
-    workers = args.workers or (1 if args.executor == "serial" else cores)
-    announcement = check_plan(estimate_plan(config), limits, workers)
-    if announcement:
-        print(f"{PROG}: {announcement}", file=sys.stderr, flush=True)
-    out = Path(args.out) if args.out else Path("results") / config.name
-    # Refuse an unusable --out before starting any worker.
-    check_out(ResultsDir(out))
     # A polite kill (SIGTERM) unwinds like Ctrl-C, so the workers are stopped, not orphaned.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    with make_executor(args.executor, args.workers, args.scheduler) as executor:
-        outcome = run_experiment(
-            config,
-            config_path,
-            out,
-            executor,
-            resume=args.resume,
-            force=args.force,
-            progress=not args.no_progress,
-        )
-    print(write_report(out))
-    print(
-        f"{config.name}: {outcome.played} games played"
-        + (f" ({outcome.already_done} already done)" if outcome.already_done else "")
-        + f" in {outcome.seconds:.1f} s; results and report in {out}"
+    results = run(
+        args.config,
+        out=args.out,
+        runs=args.runs,
+        executor=args.executor,
+        workers=args.workers,
+        scheduler=args.scheduler,
+        resume=args.resume,
+        force=args.force,
+        progress=not args.no_progress,
+        plugins=args.plugin,
+        allow_large=args.allow_large,
+        spelling=_flag,
     )
+    print(results.write_report())
+    outcome = results.outcome
+    assert outcome is not None
+    print(
+        f"{results.name}: {outcome.played} games played"
+        + (f" ({outcome.already_done} already done)" if outcome.already_done else "")
+        + f" in {outcome.seconds:.1f} s; results and report in {results.path}"
+    )
+    return 0
+
+
+def _reproduce(args: argparse.Namespace) -> int:
+    from evo_mastermind.api import check_run_options
+    from evo_mastermind.studies.reproduce import paper_tables, reproduce
+
+    check_run_options(
+        executor=args.executor,
+        workers=args.workers,
+        scheduler=None,
+        runs=args.runs,
+        resume=True,
+        force=False,
+        spelling=_flag,
+    )
+    paper_tables(args.tables)  # an unknown table is refused before any game is played
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    reproduce(
+        args.tables,
+        Path(args.out),
+        executor=args.executor,
+        workers=args.workers,
+        runs=args.runs,
+        progress=not args.no_progress,
+    )
+    return 0
+
+
+def _studies(args: argparse.Namespace) -> int:
+    from evo_mastermind import studies
+
+    if args.action == "copy":
+        copied = studies.copy_study(args.name, args.destination, force=args.force)
+        hint = f"; run it with: {PROG} run {copied}" if copied.suffix == ".yaml" else ""
+        print(f"copied {args.name} to {copied}{hint}")
+        return 0
+    if args.action == "show":
+        print(studies.shipped_file(args.name).read_text(encoding="utf-8"), end="")
+        return 0
+    for study in studies.studies():
+        compared = f" [compared with {study.compare_with}]" if study.compare_with else ""
+        print(f"{study.name:<28} {study.description}{compared}")
+    print()
+    print("published tables (compare_with):")
+    for name in studies.published_names():
+        print(f"  {name}")
+    print()
+    print(f"'{PROG} run NAME' runs a study; '{PROG} studies copy NAME' copies it to edit.")
     return 0
 
 

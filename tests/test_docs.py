@@ -88,7 +88,7 @@ KEPT_FOR_OLD_NAMES = {  # the one-release aliases of renamed files, and where th
 
 
 def test_sources_are_cited_by_author_and_year_never_as_seed_files() -> None:
-    folders = ["evo_mastermind", "tests", "benchmarks", "configs", "experiments", "results"]
+    folders = ["evo_mastermind", "tests", "benchmarks", "results"]
     folders += ["docs", "notebooks"]
     files = [ROOT / "README.md", ROOT / "Makefile"]
     files += [p for f in folders for p in (ROOT / f).rglob("*") if p.is_file()]

@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from evo_mastermind import Codemaker, CodeSpace, make_player, play_game
 from evo_mastermind.players import PLAYERS
@@ -27,3 +28,16 @@ def test_the_add_a_player_example_registers_a_working_player() -> None:
 def test_the_readme_names_both_setup_commands() -> None:
     text = README.read_text()
     assert "make reproduce" in text and "make test" in text
+
+
+def test_the_use_it_from_python_example_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.DOTALL)
+    example = next(block for block in blocks if "import evo_mastermind as em" in block)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    exec(compile(example, str(README), "exec"), {})
+    assert "inside the published range" in capsys.readouterr().out
+    assert not (tmp_path / "results" / "quick" / "report.md").exists()  # run writes no report
+    assert (tmp_path / "results" / "quick" / "experiment.json").is_file()

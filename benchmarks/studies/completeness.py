@@ -4,7 +4,7 @@ Run with ``python -m benchmarks.studies.completeness [--games N] [--workers N]``
 take about 25 minutes on two cores). Late in a game the search often stops short of μ members
 without having found every consistent code, and the heuristic then scores a part of the
 consistent set as if it were all of it. This study plays the first ``N`` secrets of
-``configs/scaling/8x12.yaml`` twice with the same game generator:
+the study ``scaling/8x12`` twice with the same game generator:
 
 * ``archive``: the best settings as they are (the committed games, move for move); at each
   move where the archive is short of μ, the exact consistent set is counted beside it;
@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 from concurrent.futures import ProcessPoolExecutor
 from itertools import pairwise
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -38,8 +37,9 @@ from evo_mastermind.players.archive import ArchiveParams, ArchivePlayer
 from evo_mastermind.runner import load_config
 from evo_mastermind.runner.plan import GameKey, plan_groups
 from evo_mastermind.seeding import game_rng
+from evo_mastermind.studies import study_path
 
-CONFIG = Path(__file__).parents[1] / "configs/scaling/8x12.yaml"
+CONFIG = study_path("scaling/8x12")
 LABEL = "Archive best (all)"
 SIZE_BINS = (3, 20, 100, 500, 2001)
 """Archive sizes (members when the search stopped short of μ) the completeness is tallied by."""

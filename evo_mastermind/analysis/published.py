@@ -1,4 +1,4 @@
-"""Published tables (CSV under ``experiments/``) and how a reproduction compares with them.
+"""Published tables (CSV, shipped under ``published/``) and how a reproduction compares with them.
 
 A published table has one row per strategy: ``label, section, min, mean, median, max, sd,
 max_guesses`` (the paper's statistics over 10 run means; ``max_guesses`` may be empty).

@@ -46,6 +46,7 @@ from evo_mastermind.analysis.stats import (
 from evo_mastermind.analysis.summary import grouped_summary, summary_table
 from evo_mastermind.analysis.tournament import tournament_report
 from evo_mastermind.paths import current_name, find_project_root, within_project
+from evo_mastermind.studies import published_file
 
 SEPARATOR = "───"
 
@@ -327,13 +328,25 @@ def _write_csv(frame: pd.DataFrame, path: Path) -> None:
     write_unless_same(path, frame.to_csv(index=False))
 
 
+def published_path(source: str, results_dir: Path) -> Path:
+    """Where the published table ``source`` (a record's ``compare_with``) is.
+
+    A path relative to the project root (the nearest folder above ``results_dir`` holding
+    ``pyproject.toml``), else to the cwd (results kept outside the project), else a table
+    shipped with the package (see :func:`evo_mastermind.studies.published_file`). A table
+    found nowhere is reported where the project would hold it.
+    """
+    project = find_project_root(results_dir)
+    found = published_file(source, project) or published_file(source, Path.cwd())
+    return found or project / current_name(source)
+
+
 def write_report(
     results_dir: Path | str, rule: GroupRule = "clique", compare_with: Path | None = None
 ) -> str:
     """Analyse a results directory: write its summary, tests and report; return the Markdown.
 
-    ``compare_with`` in ``experiment.json`` is a path relative to the project root, the
-    nearest folder above ``results_dir`` holding ``pyproject.toml`` (else the cwd).
+    ``compare_with`` in ``experiment.json`` is found by :func:`published_path`.
 
     Raises:
         AnalysisError: no games, no experiment record, or a missing published table.
@@ -358,11 +371,7 @@ def write_report(
                 f"compare_with {str(source)[:60]!r} in the experiment record must be a path "
                 "inside the project; give another table with --compare-with"
             )
-        source = current_name(source)
-        path = find_project_root(results_dir) / source
-        if not path.is_file():  # results kept outside the project: try where we stand
-            path = Path.cwd() / source
-        published = load_published(path)
+        published = load_published(published_path(str(source), results_dir))
     report = build_report(games, experiment, published, str(source), rule)
     _write_csv(report.summary, results_dir / "summary.csv")
     _write_csv(report.tests, results_dir / "wilcoxon.csv")

@@ -14,8 +14,8 @@ listed, so the player runs on games whose space could not be.
 Variants measured as no gain on (8,12) and removed (restarts away from the archive, members
 ranked behind new codes, uniform draws): see the docs' study notes, "Larger games".
 
-Best settings found per game size (options not listed keep their defaults; the studies
-``configs/evolution/archive_4x6.yaml`` and ``configs/scaling/*.yaml`` play them)::
+Best settings found per game size (options not listed keep their defaults; the shipped
+studies ``evolution/archive_4x6`` and ``scaling/*`` play them)::
 
     (4,6)   heuristic: lookahead, mu: 300, max_generations_without_new: 20,
             population_size: 100; play: consistent, or all
@@ -126,9 +126,9 @@ BEST_SETTINGS = MappingProxyType(
                 "max_generations_without_new": 20,
                 "population_size": 100,
             },
-            "'Archive best' on (4,6), as configs/evolution/archive_4x6.yaml plays it",
+            "'Archive best' on (4,6), as the study evolution/archive_4x6 plays it",
         ),
-        "best_5x8": Preset(_LARGE, "'Archive best' on (5,8) (configs/scaling/5x8.yaml)"),
+        "best_5x8": Preset(_LARGE, "'Archive best' on (5,8) (the study scaling/5x8)"),
         "best_6x9": Preset({**_LARGE, "first_guess": "AABBCD"}, "'Archive best' on (6,9)"),
         "best_7x10": Preset({**_LARGE, "first_guess": "AABBCCD"}, "'Archive best' on (7,10)"),
         "best_8x12": Preset(
@@ -141,7 +141,7 @@ BEST_SETTINGS = MappingProxyType(
                 "max_evaluations_per_guess": 2_000_000,
                 "first_guess": "AABBCCDE",
             },
-            "'Archive best' on (8,12) (configs/scaling/8x12.yaml)",
+            "'Archive best' on (8,12) (the study scaling/8x12)",
         ),
     }
 )

@@ -51,6 +51,7 @@ from evo_mastermind.runner.sources import (
     sizes_from,
     source_problem,
 )
+from evo_mastermind.studies import config_file, published_file
 
 MODULE_NAME = r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$"
 """A dotted Python module name, as ``plugins:`` takes."""
@@ -242,8 +243,9 @@ class ExperimentConfig(Strict):
     """Games per task sent to a worker (default: adaptive, aiming at about 2 s per task); never
     changes a result."""
     compare_with: str | None = None
-    """A published table (CSV under ``experiments/``, relative to the project root) to set
-    beside the results in the report."""
+    """A published table to set beside the results in the report: a CSV file relative to the
+    project root, or a table shipped with the package (``published/…csv``; ``evo-mastermind
+    studies`` lists them)."""
     report: Literal["paper", "tournament"] = "paper"
     """``paper``: the paper's table with groups and verdicts; ``tournament``: wins, losses,
     failures and scores per secret source."""
@@ -311,10 +313,13 @@ class ExperimentConfig(Strict):
         """Every player entry, sweeps expanded, in config order."""
         return [expanded for entry in self.players for expanded in entry.expand()]
 
-    def published_table(self, config_path: Path) -> Path:
-        """``compare_with`` resolved against the project holding the config file."""
+    def published_table(self, config_path: Path) -> Path | None:
+        """``compare_with`` resolved: a file of the project holding the config, else shipped.
+
+        None when neither has it (see :func:`evo_mastermind.studies.published_file`).
+        """
         assert self.compare_with is not None
-        return find_project_root(config_path.parent) / self.compare_with
+        return published_file(self.compare_with, find_project_root(config_path.parent))
 
     def fingerprint(self) -> str:
         """A hash of everything that decides which games are played and how."""
@@ -385,15 +390,17 @@ def load_config(
     """Read and validate a config file.
 
     Args:
-        path: the YAML file.
+        path: the YAML file, or a shipped study's name (``paper/table2``; see
+            :func:`evo_mastermind.studies.config_file`).
         runs: overrides the file's number of runs.
         plugins: plugin modules added to the file's ``plugins:`` (``--plugin``).
         limits: what the plan may ask for (default :class:`PlanLimits`).
 
     Raises:
         ConfigError: one line naming the file, the key and the problem.
+        StudyError: a study's name that no shipped study has.
     """
-    path = Path(path)
+    path = config_file(path)
     limits = limits or PlanLimits()
     try:
         text = path.read_bytes().decode("utf-8")
@@ -411,8 +418,34 @@ def load_config(
         raise ConfigError(f"{path}: not valid YAML{where}: {problem}") from None
     except RecursionError:
         raise ConfigError(f"{path}: not valid YAML: nested too deeply") from None
+    return config_from_data(data, path, runs=runs, plugins=plugins, limits=limits)
+
+
+def config_from_data(
+    data: object,
+    source: Path = Path("config"),
+    *,
+    runs: int | None = None,
+    plugins: Sequence[str] = (),
+    limits: PlanLimits | None = None,
+) -> ExperimentConfig:
+    """Validate a config already read (a YAML file's content, or a dict written in Python).
+
+    Args:
+        data: the mapping of keys (``name``, ``game``, ``players``, ...); it is not changed.
+        source: what errors name first; its folder is where ``compare_with`` is looked up.
+        runs: overrides the number of runs.
+        plugins: plugin modules added to ``plugins:``.
+        limits: what the plan may ask for (default :class:`PlanLimits`).
+
+    Raises:
+        ConfigError: one line naming the source, the key and the problem.
+    """
+    path = source
+    limits = limits or PlanLimits()
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of keys (name, game, players, ...)")
+    data = dict(data)  # the caller's mapping stays as it was
     if runs is not None:
         data["runs"] = runs
     if plugins:
@@ -449,9 +482,12 @@ def _check_compare_with(config: ExperimentConfig, path: Path) -> None:
             "project (no absolute path, no '..'); compare with another file by "
             "'evo-mastermind report DIR --compare-with FILE'"
         )
-    table = config.published_table(path)
-    if not table.is_file():
-        raise ConfigError(f"{path}: compare_with: no published table at {table}")
+    if config.published_table(path) is None:
+        root = find_project_root(path.parent)
+        raise ConfigError(
+            f"{path}: compare_with: no published table at {root / config.compare_with}, nor "
+            "shipped under that name ('evo-mastermind studies' lists the shipped ones)"
+        )
 
 
 def _check_players_fit(config: ExperimentConfig, path: Path) -> None:

@@ -19,8 +19,9 @@ from evo_mastermind.analysis.published import (
     verdict,
 )
 from evo_mastermind.analysis.results import AnalysisError
+from evo_mastermind.studies import FOLDER
 
-EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
+EXPERIMENTS = FOLDER / "published"
 TABLES = {
     number: EXPERIMENTS / f"runarsson_merelo_2009_table{number}.csv" for number in range(2, 7)
 }

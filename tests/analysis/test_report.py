@@ -8,6 +8,7 @@ from evo_mastermind.analysis.published import load_published
 from evo_mastermind.analysis.report import SEPARATOR, build_report, write_report, write_unless_same
 from evo_mastermind.analysis.results import AnalysisError
 from evo_mastermind.analysis.summary import SUMMARY_COLUMNS
+from evo_mastermind.studies import FOLDER
 from tests.analysis.synthetic import (
     STRONG,
     WEAK,
@@ -17,7 +18,7 @@ from tests.analysis.synthetic import (
     write_results,
 )
 
-TABLE2 = Path(__file__).resolve().parents[2] / "experiments" / "runarsson_merelo_2009_table2.csv"
+TABLE2 = FOLDER / "published" / "runarsson_merelo_2009_table2.csv"
 # Guess counts whose run means sit inside (Entropy) and above (Random) Table 2's ranges.
 INSIDE_ENTROPY = [[4] * 600 + [5] * 400] * 2  # mean 4.400
 ABOVE_RANDOM = [[4] * 300 + [5] * 700] * 2  # mean 4.700
