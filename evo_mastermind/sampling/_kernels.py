@@ -29,6 +29,41 @@ Bytes = npt.NDArray[np.uint8]
 _HASH_STEP = np.uint64(0x9E3779B97F4A7C15)  # odd 64-bit multiplier (golden ratio): mixes digits
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _blacks_within(
+    digits: Bytes,
+    counts: Ints,
+    guesses: Bytes,
+    guess_counts: Ints,
+    first_peg: int,
+    blacks: Ints,
+    matches: Ints,
+    slack: int,
+    out_blacks: Bytes,
+) -> bool:
+    """Whether ``digits`` (pegs ``first_peg..``, colour counts ``counts``) may draw every response.
+
+    Against each guess, its blacks and colour matches must be at most the response's and at
+    least the response's less ``slack`` (the pegs not yet given). Writes the blacks to
+    ``out_blacks``.
+    """
+    k, colors = guess_counts.shape
+    for i in range(k):
+        black = 0
+        for p in range(digits.size):
+            if digits[p] == guesses[i, first_peg + p]:
+                black += 1
+        if black > blacks[i] or black + slack < blacks[i]:
+            return False
+        match = 0
+        for c in range(colors):
+            match += min(counts[c], guess_counts[i, c])
+        if match > matches[i] or match + slack < matches[i]:
+            return False
+        out_blacks[i] = black
+    return True
+
+
 @njit(cache=True, nogil=True)
 def consistent_mask(
     codes: Bytes, guesses: Bytes, guess_counts: Ints, blacks: Ints, matches: Ints
@@ -38,26 +73,14 @@ def consistent_mask(
     k, colors = guess_counts.shape
     out = np.empty(n, dtype=np.bool_)
     counts = np.zeros(colors, dtype=np.int64)
+    scratch = np.empty(k, dtype=np.uint8)
     for j in range(n):
         counts[:] = 0
         for p in range(pegs):
             counts[codes[j, p]] += 1
-        ok = True
-        for i in range(k):
-            black = 0
-            for p in range(pegs):
-                if codes[j, p] == guesses[i, p]:
-                    black += 1
-            if black != blacks[i]:
-                ok = False
-                break
-            match = 0
-            for c in range(colors):
-                match += min(counts[c], guess_counts[i, c])
-            if match != matches[i]:
-                ok = False
-                break
-        out[j] = ok
+        out[j] = _blacks_within(
+            codes[j], counts, guesses, guess_counts, 0, blacks, matches, 0, scratch
+        )
     return out
 
 
@@ -88,7 +111,7 @@ def half_codes(
     out_digits = np.empty((size, length), dtype=np.uint8)
     out_blacks = np.empty((size, k), dtype=np.uint8)
     out_counts = np.empty((size, colors), dtype=np.uint8)
-    digits = np.zeros(length, dtype=np.int64)
+    digits = np.zeros(length, dtype=np.uint8)
     counts = np.zeros(colors, dtype=np.int64)
     kept = 0
     for rank in range(size):
@@ -99,23 +122,17 @@ def half_codes(
         counts[:] = 0
         for p in range(length):
             counts[digits[p]] += 1
-        ok = True
-        for i in range(k):
-            black = 0
-            for p in range(length):
-                if digits[p] == guesses[i, first_peg + p]:
-                    black += 1
-            if black > blacks[i] or black + other < blacks[i]:
-                ok = False
-                break
-            match = 0
-            for c in range(colors):
-                match += min(counts[c], guess_counts[i, c])
-            if match > matches[i] or match + other < matches[i]:
-                ok = False
-                break
-            out_blacks[kept, i] = black
-        if ok:
+        if _blacks_within(
+            digits,
+            counts,
+            guesses,
+            guess_counts,
+            first_peg,
+            blacks,
+            matches,
+            other,
+            out_blacks[kept],
+        ):
             for p in range(length):
                 out_digits[kept, p] = digits[p]
             for c in range(colors):

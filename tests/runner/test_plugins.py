@@ -28,7 +28,24 @@ from tests.runner.conftest import ConfigWriter
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "custom_player"
 EXAMPLE_SOURCE = EXAMPLE / "src"
-SHIPPED = sorted((ROOT / "configs").rglob("*.yaml"))
+NOT_YET_RUN = sorted((ROOT / "configs" / "scaling").glob("uniform_*.yaml"))
+"""Shipped configs whose full run is still to come (docs/studies/uniform-sampling.md)."""
+SHIPPED = sorted(set((ROOT / "configs").rglob("*.yaml")) - set(NOT_YET_RUN))
+
+
+@pytest.mark.parametrize("path", NOT_YET_RUN, ids=[p.name for p in NOT_YET_RUN])
+def test_configs_not_yet_run_replay_the_archive_games_they_are_paired_with(path: Path) -> None:
+    # Each plays the secrets of the archive study it names, and the archive EA's entry as
+    # committed there: its games are those games, move for move.
+    paired = ROOT / "results" / "scaling" / path.stem.removeprefix("uniform_")
+    manifest = json.loads((paired / "experiment.json").read_text())
+    config = load_config(path)
+    archive = [entry.model_dump() for entry in config.entries() if entry.player == "archive"]
+    assert archive and all(entry in manifest["players"] for entry in archive)
+    study = load_config(ROOT / "configs" / "scaling" / f"{paired.name}.yaml")
+    dumped, study_dumped = config.model_dump(), study.model_dump()
+    for key in ("game", "secrets", "seed", "runs", "guess_limit"):
+        assert dumped[key] == study_dumped[key], key
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[str(p.relative_to(ROOT)) for p in SHIPPED])
