@@ -21,6 +21,7 @@ from evo_mastermind.sampling.sampler import (
     consistent_codes,
     count_consistent,
     sample_consistent,
+    warm,
 )
 
 __all__ = [
@@ -38,4 +39,5 @@ __all__ = [
     "consistent_mask_reference",
     "count_consistent",
     "sample_consistent",
+    "warm",
 ]
