@@ -14,6 +14,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,docs]'
 	# Compile the exhaustive players' kernels now, not in the first game (cached per machine).
 	$(BIN)/python -c 'from evo_mastermind import kernels; kernels.warm()'
+	$(BIN)/python -c 'from evo_mastermind import sampling; sampling.warm()'
 	touch $(STAMP)
 
 lint: $(STAMP)

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
         joint,
         one_ply,
         rao,
+        sampler,
         tree,
     )
     from evo_mastermind.players.base import PLAYERS
@@ -80,6 +81,7 @@ __all__ = [
     "rao",
     "register_player",
     "registered_players",
+    "sampler",
     "tree",
     "validate_params",
 ]

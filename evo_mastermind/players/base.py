@@ -171,6 +171,7 @@ BUILTIN_PLAYERS: Mapping[str, str] = MappingProxyType(
         "random": "evo_mastermind.players.one_ply",
         "local_entropy": "evo_mastermind.players.one_ply",
         "rao": "evo_mastermind.players.rao",
+        "sampler": "evo_mastermind.players.sampler",
         "tree": "evo_mastermind.players.tree",
     }
 )

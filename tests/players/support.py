@@ -93,6 +93,8 @@ def every_player(tree_path: Path) -> list[dict[str, Any]]:
         {"label": "Rao random", "player": "rao", "color_order": "random"},
         {"label": "Joint random", "player": "joint", "color_order": "random"},
         {"label": "Tree", "player": "tree", "path": str(tree_path)},
+        {"label": "Sampler", "player": "sampler", "mu": 20},
+        {"label": "Sampler all", "player": "sampler", "mu": 20, "play": "all"},
     ]
     for name in ("entropy", "most_parts", "expected_size", "worst_case", "random"):
         entries.append({"label": name, "player": name})

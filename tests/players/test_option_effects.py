@@ -85,6 +85,17 @@ EFFECTS: dict[tuple[str, str], Effect] = {
             "max_evaluations_per_guess",
         )
     },
+    ("sampler", "mu"): Effect(5),
+    ("sampler", "heuristic"): Effect("worst_case"),
+    ("sampler", "heuristic_when_full"): Effect(
+        "expected_size", {"mu": 20, "heuristic": "worst_case"}, (4, 6), 6
+    ),
+    ("sampler", "play"): Effect("all"),
+    ("sampler", "pool_limit"): Effect(5, {"play": "all"}),
+    ("sampler", "lookahead_width"): Effect(1, {"heuristic": "lookahead"}),
+    ("sampler", "remaining_a"): Effect(0.0, {"heuristic": "lookahead", "lookahead_width": 30}),
+    ("sampler", "remaining_b"): Effect(5.0, {"heuristic": "lookahead", "mu": 100}, (4, 6), 6),
+    ("sampler", "first_guess"): Effect("ABCD"),
     ("eda", "replacement_rate"): Effect(0.9),
     ("eda", "fitness"): Effect("f"),
     ("eda", "smoothing"): Effect(0.5),

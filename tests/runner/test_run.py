@@ -67,6 +67,7 @@ def test_same_games_table_for_serial_process_and_dask(
             {"label": "Entropy", "player": "entropy"},
             {"label": "Parts mu={mu}", "player": "most_parts", "mu": [10]},
             {"label": "Random", "player": "random"},
+            {"label": "Sampler", "player": "sampler", "mu": 20, "play": "all"},
         ],
         batch_games=None,
     )

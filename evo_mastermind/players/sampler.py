@@ -1,0 +1,163 @@
+"""The ``sampler`` player: a heuristic's pick over μ uniform samples of the consistent codes.
+
+Each move draws up to μ distinct codes uniformly from those consistent with the history
+(:func:`evo_mastermind.sampling.sample_consistent`: exact at every game size, the whole set
+when it has at most μ codes) and lets the archive EA's choice
+(:func:`evo_mastermind.evolution.choice.choose_guess`) pick the guess over them. It is the
+archive EA with its search replaced by an unbiased sample: the baseline that prices the
+search's bias (``docs/studies/uniform-sampling.md``). The code space is never listed.
+
+With ``play: all`` the possible guesses also include codes one peg away from sample members
+(a random member, a random peg, another colour): the kind of near-consistent code the
+archive EA's search evaluates and may play (sample members win ties).
+
+Presets per game size (``preset: 8x12``) keep the archive EA's first guesses and heuristics,
+with μ as measured (small-scale) in the study page.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Literal
+
+import numpy as np
+from pydantic import PositiveInt
+
+from evo_mastermind.codes import Code, Codes, CodeSpace, InvalidGameError
+from evo_mastermind.evolution.archive import outside
+from evo_mastermind.evolution.choice import Heuristic, RemainingGuesses, choose_guess
+from evo_mastermind.evolution.fitness import History
+from evo_mastermind.evolution.neighbourhood import distinct_rows
+from evo_mastermind.game import PlayerStats
+from evo_mastermind.players.base import Player, PlayerParams, Preset, register_player
+from evo_mastermind.sampling import Constraints, sample_consistent
+from evo_mastermind.scoring import Response
+
+Play = Literal["consistent", "all"]
+
+
+class SamplerParams(PlayerParams):
+    """Options of the sampler player."""
+
+    mu: PositiveInt = 1000
+    """How many distinct consistent codes are drawn uniformly each move (every one when
+    fewer are consistent)."""
+    heuristic: Heuristic = "entropy"
+    """Score computed over the sample: the partition scores ``entropy``, ``most_parts``,
+    ``expected_size``, ``worst_case``, or ``lookahead`` (expected guesses, two moves
+    ahead; see :mod:`evo_mastermind.evolution.choice`)."""
+    heuristic_when_full: Heuristic | None = None
+    """The score used instead when the sample is not the whole consistent set (unset:
+    ``heuristic``); ``lookahead`` needs the true part sizes."""
+    play: Play = "consistent"
+    """``consistent`` plays a sampled code; ``all`` may also play a code one peg away from
+    a sampled one (sampled codes win ties)."""
+    pool_limit: PositiveInt = 2000
+    """With ``play: all``, how many codes one peg away from sampled codes are scored."""
+    lookahead_width: PositiveInt = 20
+    """With ``lookahead``, how many guesses get the second ply."""
+    remaining_a: float = RemainingGuesses.a
+    """With ``lookahead``, ``a`` of the one-ply estimate ``a + b ln m``."""
+    remaining_b: float = RemainingGuesses.b
+    """With ``lookahead``, ``b`` of that estimate."""
+    first_guess: str | None = None
+    """The opening code, e.g. ``AABBCCDE``; unset for the ``AABC`` pattern (``AABCD`` ...)."""
+
+
+def _size_preset(mu: int, first_guess: str | None, about: str) -> Preset:
+    options: dict[str, object] = {
+        "heuristic": "lookahead",
+        "heuristic_when_full": "entropy",
+        "mu": mu,
+    }
+    if first_guess is not None:
+        options["first_guess"] = first_guess
+    return Preset(options, about)
+
+
+PRESETS = MappingProxyType(
+    {
+        "5x8": _size_preset(1000, None, "(5,8): the archive EA's best heuristics over μ = 1000"),
+        "6x9": _size_preset(1000, "AABBCD", "(6,9): as 5x8, the archive EA's first guess"),
+        "7x10": _size_preset(1000, "AABBCCD", "(7,10): as 5x8, the archive EA's first guess"),
+        "8x12": _size_preset(
+            2000, "AABBCCDE", "(8,12): the archive EA's best heuristics and μ = 2000"
+        ),
+    }
+)
+"""Settings per game size: the archive EA's best heuristics and first guesses, its μ."""
+
+
+@register_player("sampler")
+class SamplerPlayer(Player[SamplerParams]):
+    """Plays a heuristic's pick over μ codes drawn uniformly from the consistent set."""
+
+    Params = SamplerParams
+    presets = PRESETS
+
+    def __init__(self, space: CodeSpace, params: SamplerParams | None = None) -> None:
+        super().__init__(space, params)
+        text = self.params.first_guess
+        try:
+            self.first_guess = space.patterned_code("aabc") if text is None else space.parse(text)
+        except InvalidGameError as error:
+            raise InvalidGameError(f"player 'sampler': first_guess: {error}") from None
+        self.curve = RemainingGuesses(self.params.remaining_a, self.params.remaining_b)
+        self.history = History(space.pegs, space.colors)
+        self._rng = np.random.default_rng(0)
+        self._trials = 0
+        self._sampled = 0
+
+    def start(self, rng: np.random.Generator) -> None:
+        """Begin a game with its own generator."""
+        self._rng = rng
+        self.history = History(self.space.pegs, self.space.colors)
+        self._trials = 0
+        self._sampled = 0
+
+    def tell(self, guess: Code, response: Response) -> None:
+        """Record the response."""
+        self.history.add(guess, response)
+
+    def stats(self) -> PlayerStats:
+        """What the sampling cost in this game.
+
+        ``evaluations``: codes drawn from the whole space and tested; ``distinct_codes``:
+        consistent codes sampled (counted once per move).
+        """
+        return PlayerStats(evaluations=self._trials, distinct_codes=self._sampled)
+
+    def ask(self) -> Code:
+        """The first guess, then the heuristic's pick over a uniform consistent sample."""
+        if len(self.history) == 0:
+            return self.first_guess.copy()
+        options = self.params
+        sample = sample_consistent(Constraints.of(self.space, self.history), options.mu, self._rng)
+        self._trials += sample.trials
+        self._sampled += sample.codes.shape[0]
+        heuristic = options.heuristic
+        if not sample.complete and options.heuristic_when_full is not None:
+            heuristic = options.heuristic_when_full
+        guess, _ = choose_guess(
+            sample.codes,
+            self._neighbours(sample.codes) if options.play == "all" else None,
+            heuristic,
+            self.space.colors,
+            self._rng,
+            options.lookahead_width,
+            self.curve,
+        )
+        return guess.copy()
+
+    def _neighbours(self, members: Codes) -> Codes:
+        """Up to ``pool_limit`` distinct codes one peg away from members, outside them."""
+        limit = self.params.pool_limit
+        rows = self._rng.integers(0, members.shape[0], size=limit)
+        pegs = self._rng.integers(0, self.space.pegs, size=limit)
+        # A different colour: shift by 1 .. colors - 1 (modulo the colours).
+        shift = self._rng.integers(1, self.space.colors, size=limit).astype(np.uint8)
+        codes = members[rows].copy()
+        at = np.arange(limit)
+        codes[at, pegs] = (codes[at, pegs] + shift) % self.space.colors
+        codes = distinct_rows(codes)
+        return codes[outside(codes, members)]
