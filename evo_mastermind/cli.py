@@ -16,7 +16,7 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 # Only what parsing the command line needs is imported here; each command imports the
 # rest (players, runner, pandas, matplotlib, the compiled kernels, YAML), so --help starts at
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from evo_mastermind.analysis.kinds import PLOT_KINDS
 from evo_mastermind.codes import LETTERS, Code, CodeSpace, InvalidGameError
 from evo_mastermind.game import (
+    DEFAULT_GUESS_LIMIT,
     AnswerCheck,
     Codemaker,
     GameResult,
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
 
 PROG = "evo-mastermind"
 EXIT_BAD_INPUT = 2
+EXIT_GAMES_FAILED = 3
+"""The exit status of a run, or a game of ``play``, that ended with games not solved."""
 
 
 class UsageError(Exception):
@@ -219,7 +222,18 @@ def _play(args: argparse.Namespace) -> int:
 
     if args.guess_limit is not None and args.guess_limit < 1:
         raise UsageError(f"--guess-limit must be at least 1, got {args.guess_limit}")
-    space, player = _make(args)
+    if args.seed < 0:
+        raise UsageError(f"--seed must be 0 or more, got {args.seed}")
+    if args.interactive and args.secret is not None:
+        raise UsageError(
+            "--secret and --interactive contradict each other: in an interactive game you are "
+            "the codemaker and keep the secret to yourself (drop one of them)"
+        )
+    space, player = _player_code(
+        lambda: _make(args),
+        args.player,
+        f"building the player for {args.pegs} pegs, {args.colors} colours",
+    )
     if args.player in EXHAUSTIVE_PLAYERS:
         seconds = exhaustive_seconds(args.player, player.params.model_dump(), space.size)
         if seconds > 10:
@@ -236,9 +250,62 @@ def _play(args: argparse.Namespace) -> int:
     else:
         secret = space.format(space.sample(stream_rng(args.seed, "play secret"), 1)[0])
     rng = game_rng(args.seed, args.player, 0, secret, space.colors)
-    result = play_game(player, Codemaker(space, secret), rng, guess_limit=args.guess_limit)
+    # Without --guess-limit a player that never finds the secret still stops.
+    limit = args.guess_limit or DEFAULT_GUESS_LIMIT
+    result = _player_code(
+        lambda: play_game(player, Codemaker(space, secret), rng, guess_limit=limit),
+        args.player,
+        f"game of secret {secret}, seed {args.seed}",
+    )
     _print_game(result, args.json)
-    return 0
+    if result.failure is not None and args.guess_limit is None:
+        print(f"{PROG}: {result.failure}", file=sys.stderr)
+    elif result.failure is not None and result.outcome != "guess_limit":
+        print(f"{PROG}: {result.failure}", file=sys.stderr)
+    return 0 if result.solved or args.guess_limit is not None else EXIT_GAMES_FAILED
+
+
+T = TypeVar("T")
+
+
+class PlayerCodeError(UsageError):
+    """A player's own code raised in ``play``: one line, the traceback in a log file."""
+
+
+def _player_code(call: Callable[[], T], player: str, where: str) -> T:
+    """Run ``call``; an exception of the player's own code becomes one line and a log.
+
+    Raises:
+        PlayerCodeError: the player raised (Ctrl-C and our own one-line errors pass through).
+    """
+    try:
+        return call()
+    except (UsageError, InvalidGameError, InconsistentResponsesError):
+        raise
+    except (Exception, SystemExit) as error:
+        from evo_mastermind.tracebacks import describe_exception, full_traceback, raised_at
+
+        at = raised_at(error)
+        log = _write_log(f"player {player!r}, {where}\n\n{full_traceback(error)}")
+        raise PlayerCodeError(
+            f"player {player!r} raised {describe_exception(error)}"
+            + (f" at {at}" if at else "")
+            + f", {where}"
+            + (f"; full traceback in {log}" if log else "")
+        ) from None
+
+
+def _write_log(text: str) -> Path | None:
+    """Write a traceback to a new log file in the temporary directory; its path."""
+    import tempfile
+
+    try:
+        descriptor, name = tempfile.mkstemp(prefix="evo-mastermind-error-", suffix=".log")
+        with os.fdopen(descriptor, "w", encoding="utf-8") as log:
+            log.write(text)
+    except OSError:
+        return None
+    return Path(name)
 
 
 def _print_game(result: GameResult, as_json: bool) -> None:
@@ -251,6 +318,8 @@ def _print_game(result: GameResult, as_json: bool) -> None:
                         {"guess": m.guess, "black": m.black, "white": m.white} for m in result.moves
                     ],
                     "solved": result.solved,
+                    "outcome": result.outcome,
+                    "failure": result.failure,
                 }
             )
         )
@@ -432,6 +501,8 @@ def _run(args: argparse.Namespace) -> int:
         )
     if args.runs is not None and args.runs < 1:
         raise UsageError(f"--runs must be at least 1, got {args.runs}")
+    if args.out is not None and not args.out.strip():
+        raise UsageError("--out is empty; give the results directory (or leave --out out)")
     config_path = Path(args.config)
     limits = NO_LIMITS if args.allow_large else PlanLimits()
     config = load_config(config_path, runs=args.runs, plugins=args.plugin, limits=limits)
@@ -439,7 +510,7 @@ def _run(args: argparse.Namespace) -> int:
     announcement = check_plan(estimate_plan(config), limits, workers)
     if announcement:
         print(f"{PROG}: {announcement}", file=sys.stderr, flush=True)
-    out = Path(args.out) if args.out else Path("results") / config.name
+    out = Path(args.out) if args.out is not None else Path("results") / config.name
     # Refuse an unusable --out before starting any worker.
     check_out(ResultsDir(out))
     # A polite kill (SIGTERM) unwinds like Ctrl-C, so the workers are stopped, not orphaned.
@@ -460,7 +531,18 @@ def _run(args: argparse.Namespace) -> int:
         + (f" ({outcome.already_done} already done)" if outcome.already_done else "")
         + f" in {outcome.seconds:.1f} s; results and report in {out}"
     )
-    return 0
+    return _report_failed_games(out, config.seed)
+
+
+def _report_failed_games(out: Path, seed: int) -> int:
+    """The run's closing lines on failed games; the exit status that says whether any failed."""
+    from evo_mastermind.analysis import load_games
+    from evo_mastermind.analysis.failures import failure_lines
+
+    lines = failure_lines(load_games(out), seed)
+    for line in lines:
+        print(f"{PROG}: warning: {line}", file=sys.stderr)
+    return EXIT_GAMES_FAILED if lines else 0
 
 
 def _warn_if_incomplete(results: Path) -> None:
@@ -532,7 +614,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler: Callable[[argparse.Namespace], int] = args.handler
         return handler(args)
     except (UsageError, InvalidGameError, InconsistentResponsesError) as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
+        logged = getattr(error, "traceback_text", None)
+        log = _write_log(logged) if logged else None
+        where = f"; full traceback in {log}" if log else ""
+        print(f"{PROG}: error: {error}{where}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # output piped into a pager or `head` that stopped reading
         sys.stderr.close()

@@ -2,8 +2,15 @@
 
 The paper's format (Runarsson & Merelo 2009, Tables 2-6) takes each run's mean guesses and
 reports the min, mean, median, max and standard deviation of those run means, with the most guesses
-any single game needed. Every figure counts all games, solved or not: an unsolved game
-counts the guesses it played before its limit stopped it (the win rate says how many).
+any single game needed.
+
+Which games the figures cover: the paper's protocol plays every game to the secret, so its
+figures (and the rank-sum tests, :mod:`evo_mastermind.analysis.stats`) are over the **solved**
+games. A game that did not end with the secret found (invalid guess, guess or time limit,
+inconsistent answers) is a failed game: it is never averaged in, it is counted in ``failed``
+beside ``solved``, and the report flags the row. A row with no solved game has no figures.
+:func:`grouped_summary` (scaling studies) keeps its own rule: means over every game, with
+the win rate beside them.
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ EXTRA_COLUMNS = (
     *BLOCK_COLUMNS,
     "section",
     "games",
+    "solved",
+    "failed",
     "win_rate",
     "mean_evaluations",
     "mean_distinct_codes",
@@ -31,6 +40,9 @@ EXTRA_COLUMNS = (
     "mean_player_seconds",
 )
 """Columns after the paper's: the block and section the row belongs to, per-game averages.
+
+``games`` counts every game played, ``solved`` and ``failed`` split them; the paper's
+columns cover the solved games only.
 
 ``mean_distinct_codes`` is the distinct codes a player evaluated per game and
 ``fraction_examined`` that share of the code space (Runarsson & Merelo's second objective);
@@ -49,6 +61,13 @@ GROUPED_COLUMNS = (
     "max_guesses",
 )
 """Columns of :func:`grouped_summary`."""
+
+
+def solved_games(games: pd.DataFrame) -> pd.DataFrame:
+    """The games that ended with the secret found: what the paper's figures and tests cover."""
+    if "solved" not in games.columns:
+        return games
+    return games[games["solved"].astype(bool)]
 
 
 def run_means(games: pd.DataFrame) -> pd.DataFrame:
@@ -109,11 +128,13 @@ def summary_table(
     }
     rows: list[dict[str, Any]] = []
     for (pegs, colors, secrets), block in blocks(games):
-        per_run = run_means(block)
+        per_run = run_means(solved_games(block))
         for label, played in block.groupby("label", sort=False):
             means = per_run.loc[per_run["label"] == label, "mean_guesses"]
             section = section_of.get(str(label), "")
             distinct = _mean_or_nan(played.get("distinct_codes"))
+            solved = int(played["solved"].astype(bool).sum())
+            counted = solved_games(played)["n_guesses"]
             rows.append(
                 {
                     "player": str(label),
@@ -123,13 +144,15 @@ def summary_table(
                     "median": float(means.median()),
                     "max": float(means.max()),
                     "sd": float(means.std(ddof=1)) if means.size > 1 else float("nan"),
-                    "max_guesses": int(played["n_guesses"].max()),
+                    "max_guesses": int(counted.max()) if solved else float("nan"),
                     "pegs": pegs,
                     "colors": colors,
                     "secrets": secrets,
                     "section": section,
                     "games": len(played),
-                    "win_rate": float(played["solved"].astype(bool).mean()),
+                    "solved": solved,
+                    "failed": len(played) - solved,
+                    "win_rate": solved / len(played),
                     "mean_evaluations": _mean_or_nan(played["evaluations"]),
                     "mean_distinct_codes": distinct,
                     "fraction_examined": distinct / float(colors) ** pegs,

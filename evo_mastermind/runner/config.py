@@ -15,6 +15,7 @@ import hashlib
 import itertools
 import json
 import math
+import re
 import string
 import sys
 from collections.abc import Sequence
@@ -38,7 +39,13 @@ from pydantic import (
 
 from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.paths import current_name, find_project_root, within_project
-from evo_mastermind.players import import_plugins, known_player, preset_options, validate_params
+from evo_mastermind.players import (
+    PluginError,
+    import_plugins,
+    known_player,
+    preset_options,
+    validate_params,
+)
 from evo_mastermind.runner.sources import (
     FullSecrets,
     GameSize,
@@ -57,7 +64,13 @@ MODULE_NAME = r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$"
 
 
 class ConfigError(InvalidGameError):
-    """A configuration file that cannot be run, explained in one line."""
+    """A configuration file that cannot be run, explained in one line.
+
+    Attributes:
+        traceback_text: the traceback of a plugin that raised on import, for the log.
+    """
+
+    traceback_text: str | None = None
 
 
 class Statistics(Strict):
@@ -425,6 +438,7 @@ def load_config(
             f"{path}: players: the sweeps expand into {entries:,} entries, more than the limit "
             f"of {limits.max_entries:,}; sweep fewer values, or pass --allow-large"
         )
+    _import_plugins_first(data, path)
     try:
         config = ExperimentConfig.model_validate(data)
     except ValidationError as error:
@@ -438,6 +452,25 @@ def load_config(
         config = config.model_copy(update={"compare_with": current_name(config.compare_with)})
         _check_compare_with(config, path)
     return config
+
+
+def _import_plugins_first(data: dict[str, Any], path: Path) -> None:
+    """Import the plugins before validation, so a plugin's own traceback is kept for the log.
+
+    Raises:
+        ConfigError: a plugin that does not import (``traceback_text`` set when it raised).
+    """
+    plugins = data.get("plugins")
+    if not isinstance(plugins, list) or not all(
+        isinstance(p, str) and re.match(MODULE_NAME, p) for p in plugins
+    ):
+        return  # validation names what is wrong with the list
+    try:
+        import_plugins(plugins)
+    except PluginError as error:
+        config_error = ConfigError(f"{path}: plugins: {error}")
+        config_error.traceback_text = error.traceback_text
+        raise config_error from None
 
 
 def _check_compare_with(config: ExperimentConfig, path: Path) -> None:

@@ -20,6 +20,7 @@ from tqdm import tqdm
 
 from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.runner.config import ExperimentConfig
+from evo_mastermind.runner.crash import PlayerCrash, PlayerCrashError
 from evo_mastermind.runner.executors import Executor
 from evo_mastermind.runner.plan import GameKey, Group, make_batch, plan_groups
 from evo_mastermind.runner.storage import ResultsDir, ResultsError
@@ -195,6 +196,7 @@ def run_experiment(
     check_out(results)
     with results.lock(notify):
         prepare(results, config, resume, force, notify)
+        results.crash_log.unlink(missing_ok=True)  # a crash of an earlier attempt, now replayed
         groups = plan_groups(config)
         planned = sum(len(group.keys) for group in groups)
         results.write_manifest(manifest_of(config, planned), config_text)
@@ -291,8 +293,23 @@ def _play_all(
 
     refill()
     while executor.pending():
-        queue, games = executor.next_done()
-        results.write_shard(games, identity)
+        queue, batch = executor.next_done()
+        games = batch.games
+        if games.num_rows:
+            results.write_shard(games, identity)
+            bar.update(games.num_rows)
+        if batch.crash is not None:
+            bar.close()
+            raise _crashed(results, batch.crash)
         queue.learn(games)
-        bar.update(games.num_rows)
         refill()
+
+
+def _crashed(results: ResultsDir, crash: PlayerCrash) -> PlayerCrashError:
+    """The one-line error of a crashed player, its traceback written to the results log."""
+    log: Path | None = results.crash_log
+    try:
+        results.crash_log.write_text(crash.log_text(), encoding="utf-8")
+    except OSError:
+        log = None  # the line still names the player, game and exception
+    return PlayerCrashError(crash.line(log, results.count_games()))
