@@ -398,15 +398,18 @@ def validate_params(name: str, params: Mapping[str, Any]) -> PlayerParams:
     try:
         return model.model_validate(dict(params))
     except ValidationError as error:
-        raise InvalidPlayerParamsError(f"player {name!r}: {_problems(error)}") from None
+        problems = _problems(error, model.model_fields)
+        raise InvalidPlayerParamsError(f"player {name!r}: {problems}") from None
 
 
-def _problems(error: ValidationError) -> str:
+def _problems(error: ValidationError, options: Iterable[str] = ()) -> str:
+    known = list(options)
     return "; ".join(
         issue["msg"]
         if issue["type"] == "removed_option"
         else f"{'.'.join(str(part) for part in issue['loc']) or 'options'}: "
         f"{_describe(issue['type'], issue['msg'])}"
+        + (_suggest(str(issue["loc"][-1]), known) if issue["type"] == "extra_forbidden" else "")
         for issue in error.errors()
     )
 

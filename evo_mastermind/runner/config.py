@@ -122,6 +122,11 @@ class PlayerEntry(BaseModel):
                 f"label {self.label!r}: {{{strangers[0]}}} is not a swept option "
                 f"(swept: {', '.join(swept) or 'none'})"
             )
+        empty = [key for key in swept if not options[key]]
+        if empty:
+            raise InvalidGameError(
+                f"option {empty[0]!r} sweeps over no values ([]); give it at least one value"
+            )
         entries = []
         for values in itertools.product(*(options[key] for key in swept)):
             params = {**options, **dict(zip(swept, values, strict=True))}
@@ -374,12 +379,18 @@ NO_LIMITS = PlanLimits(sys.maxsize, sys.maxsize, sys.maxsize)
 """Limits that never refuse (``--allow-large``)."""
 
 
+MERGE_TAG = "tag:yaml.org,2002:merge"
+"""The tag of a YAML merge key (``<<: *base``)."""
+
+
 class _UniqueKeyLoader(yaml.SafeLoader):
     """``safe_load`` that refuses a key given twice in one mapping (YAML lets the last win)."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen = set()
         for key_node, _ in node.value:
+            if key_node.tag == MERGE_TAG:
+                continue  # ``<<: *base`` merges; keys written beside it override the merged ones
             key = self.construct_object(key_node, deep=deep)
             if isinstance(key, str | int | float | bool) and key in seen:
                 raise yaml.constructor.ConstructorError(
@@ -426,6 +437,8 @@ def load_config(
         raise ConfigError(f"{path}: not valid YAML: nested too deeply") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of keys (name, game, players, ...)")
+    # ``x-`` keys hold YAML anchors for merge keys (``x-base: &base {...}``); nothing reads them.
+    data = {k: v for k, v in data.items() if not (isinstance(k, str) and k.startswith("x-"))}
     if runs is not None:
         data["runs"] = runs
     if plugins:

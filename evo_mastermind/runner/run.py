@@ -7,6 +7,7 @@ changes a result.
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 import time
@@ -23,7 +24,7 @@ from evo_mastermind.runner.config import ExperimentConfig
 from evo_mastermind.runner.crash import PlayerCrash, PlayerCrashError
 from evo_mastermind.runner.executors import Executor
 from evo_mastermind.runner.plan import GameKey, Group, make_batch, plan_groups
-from evo_mastermind.runner.storage import ResultsDir, ResultsError
+from evo_mastermind.runner.storage import NewerRecordError, ResultsDir, ResultsError
 from evo_mastermind.runner.worker import play_batch
 
 TARGET_TASK_SECONDS = 2.0
@@ -119,12 +120,18 @@ def prepare(
         )
     try:
         record = results.read_manifest() if results.manifest_path.exists() else None
+    except NewerRecordError as error:
+        raise RunnerError(
+            f"{error}; it is left untouched (choose another --out to run with this version)"
+        ) from None
     except ResultsError as error:
         notify(f"warning: {error}; it is rewritten from the config")
         record = None
     # Without games (e.g. a fresh clone holding only committed reports) nothing can be mixed.
     if record is not None and results.shards():
         _check_extension(results, record, config, notify)
+    elif results.shards():
+        check_stored_options(results, config)
     problems = results.shard_problems(config.identity(), {e.label for e in config.entries()})
     for problem in problems:
         if problem.kind == "foreign":
@@ -177,6 +184,47 @@ def _check_extension(
     if added:
         news.append(f"players {', '.join(added)}")
     notify(f"extending the stored results: playing only the new games ({'; '.join(news)})")
+
+
+def check_stored_options(results: ResultsDir, config: ExperimentConfig) -> None:
+    """Without a readable record, check the stored games' own player and options.
+
+    Raises:
+        RunnerError: a label whose stored games were played by another player or with
+            other options than the config gives it (naming the label and the option).
+    """
+    entries = {entry.label: entry for entry in config.entries()}
+    for label, player, params_json in sorted(results.stored_players()):
+        entry = entries.get(label)
+        if entry is None:
+            continue  # a label no longer configured: its games are left out of the report
+        if entry.player != player:
+            raise RunnerError(
+                f"player {label!r} has games in {results.path} played by {player!r}, but the "
+                f"config gives it {entry.player!r} (checked on the stored games: "
+                "experiment.json is missing or unreadable); give it a new label, or use --force"
+            )
+        stored = json.loads(params_json)
+        if stored != entry.params:
+            option = sorted(
+                key
+                for key in {*stored, *entry.params}
+                if stored.get(key, _UNSET) != entry.params.get(key, _UNSET)
+            )[0]
+            was = _option_text(stored, option)
+            now = _option_text(entry.params, option)
+            raise RunnerError(
+                f"player {label!r} has games in {results.path} played with {was}, "
+                f"but the config gives {now} (checked on the stored games: experiment.json is "
+                "missing or unreadable); give the new options a new label, or use --force"
+            )
+
+
+_UNSET = object()
+
+
+def _option_text(params: dict[str, Any], option: str) -> str:
+    return f"{option}={params[option]!r}" if option in params else f"{option} at its default"
 
 
 def run_experiment(

@@ -383,6 +383,15 @@ class ResultsDir:
                 total += pq.ParquetFile(shard).metadata.num_rows
         return total
 
+    def stored_players(self) -> set[tuple[str, str, str]]:
+        """The (label, player, params JSON) of every stored game, from the readable shards."""
+        found: set[tuple[str, str, str]] = set()
+        for shard in self.shards():
+            with contextlib.suppress(pa.ArrowException, OSError, ValueError, KeyError):
+                table = pq.read_table(shard, columns=["label", "player", "params"])
+                found.update(zip(*table.to_pydict().values(), strict=True))
+        return found
+
     def done_keys(self) -> set[GameKey]:
         """The identities of every game already stored (shards checked beforehand)."""
         keys: set[GameKey] = set()
