@@ -125,13 +125,17 @@ def prepare(
             f"{error}; it is left untouched (choose another --out to run with this version)"
         ) from None
     except ResultsError as error:
-        notify(f"warning: {error}; it is rewritten from the config")
+        damaged: ResultsError | None = error
         record = None
+    else:
+        damaged = None
     # Without games (e.g. a fresh clone holding only committed reports) nothing can be mixed.
     if record is not None and results.shards():
         _check_extension(results, record, config, notify)
     elif results.shards():
         check_stored_options(results, config)
+    if damaged is not None:  # said once the stored games are known to match the config
+        notify(f"warning: {damaged}; it is rewritten from the config")
     problems = results.shard_problems(config.identity(), {e.label for e in config.entries()})
     for problem in problems:
         if problem.kind == "foreign":
