@@ -387,9 +387,15 @@ def _play_interactive(space: CodeSpace, player: Player, args: argparse.Namespace
         print(f"{PROG}: game stopped after {_guesses(moves)}", file=sys.stderr)
         return 1
     if args.guess_limit is None:
+        checked = (
+            "only the colours of the answers can be checked against each other, so one may "
+            "be wrong about positions"
+            if checker.colours_checked
+            else "the answers cannot be checked against each other, so one of them may be wrong"
+        )
         raise UsageError(
-            f"not solved within {_guesses(moves)}; on {space} the answers cannot be checked "
-            "against each other, so one of them may be wrong (--guess-limit sets the bound)"
+            f"not solved within {_guesses(moves)}; on {space} {checked} (--guess-limit sets "
+            "the bound)"
         )
     print(f"not solved within {_guesses(moves)}")
     return 0

@@ -10,6 +10,7 @@ import numpy as np
 
 from evo_mastermind import watchdog
 from evo_mastermind.codes import Code, Codes, CodeSpace
+from evo_mastermind.colour_counts import ColourCountCheck
 from evo_mastermind.scoring import Response, score_codes
 
 Outcome = Literal["solved", "guess_limit", "time_limit", "invalid_guess", "inconsistent"]
@@ -108,8 +109,9 @@ class AnswerCheck:
     """Keeps the codes that agree with every answer so far, to catch a lying codemaker.
 
     Any player, however it searches, is then stopped at the first answer that no code
-    agrees with (together with the answers before it). Spaces too large to list are not
-    checked: there the game's guess limit bounds a game against a liar.
+    agrees with (together with the answers before it). On spaces too large to list only
+    the colours are checked (:class:`~evo_mastermind.colour_counts.ColourCountCheck`): a
+    lie about positions alone is then bounded by the game's guess limit.
     """
 
     CHUNK = 1 << 20
@@ -119,6 +121,7 @@ class AnswerCheck:
         self.answers = 0
         self._candidates: Codes | None = None
         self.checkable = space.enumerable
+        self._colours = None if self.checkable else ColourCountCheck(space)
 
     def add(self, guess: Code, response: Response) -> None:
         """Record one answer.
@@ -127,7 +130,13 @@ class AnswerCheck:
             InconsistentResponsesError: no code agrees with this answer and the earlier ones
                 (the answer is then not recorded).
         """
-        if not self.checkable:
+        if self._colours is not None:
+            if not self._colours.agrees(guess, response.black, response.white):
+                raise InconsistentResponsesError.because(
+                    f"answer {self.answers + 1} ({self.space.format(guess)}: {response.black} "
+                    f"black, {response.white} white) leaves no mix of colours that agrees with "
+                    f"{'it and the answers before it' if self.answers else 'it'}"
+                )
             self.answers += 1
             return
         candidates = self.space.all_codes if self._candidates is None else self._candidates
@@ -153,6 +162,11 @@ class AnswerCheck:
             raise InconsistentResponsesError.because(detail)
         self.answers = number
         self._candidates = remaining
+
+    @property
+    def colours_checked(self) -> bool:
+        """Whether, on a space too large to list, the answers' colours are still checked."""
+        return self._colours is not None and self._colours.checkable
 
     @property
     def remaining(self) -> int | None:
