@@ -9,8 +9,7 @@ figures (and the rank-sum tests, :mod:`evo_mastermind.analysis.stats`) are over 
 games. A game that did not end with the secret found (invalid guess, guess or time limit,
 inconsistent answers) is a failed game: it is never averaged in, it is counted in ``failed``
 beside ``solved``, and the report flags the row. A row with no solved game has no figures.
-:func:`grouped_summary` (scaling studies) keeps its own rule: means over every game, with
-the win rate beside them.
+:func:`grouped_summary` (scaling studies) and the plots follow the same rule.
 """
 
 from __future__ import annotations
@@ -171,15 +170,17 @@ def summary_table(
 def grouped_summary(games: pd.DataFrame, experiment: dict[str, Any] | None = None) -> pd.DataFrame:
     """Per label × pegs × colors × secrets figures, for scaling studies and tournaments.
 
-    Columns :data:`GROUPED_COLUMNS`: games, mean guesses, win rate, mean seconds, mean
-    evaluations (NaN where not counted) and max guesses. Rows follow the config order of
-    labels, then game size.
+    Columns :data:`GROUPED_COLUMNS`: games, failed games, mean guesses, win rate, mean
+    seconds, mean evaluations (NaN where not counted) and max guesses; the guesses are over
+    the solved games only (NaN without one). Rows follow the config order of labels, then
+    game size.
     """
     require_columns(games, ("label", "n_guesses", "solved", "seconds", "evaluations"))
     order = {label: rank for rank, label in enumerate(label_order(games, experiment))}
     rows: list[dict[str, Any]] = []
     for key, played in games.groupby(["label", *BLOCK_COLUMNS], sort=False):
         label, pegs, colors, secrets = cast(tuple[str, int, int, str], key)
+        guesses = solved_games(played)["n_guesses"]
         rows.append(
             {
                 "label": str(label),
@@ -187,11 +188,12 @@ def grouped_summary(games: pd.DataFrame, experiment: dict[str, Any] | None = Non
                 "colors": int(colors),
                 "secrets": str(secrets),
                 "games": len(played),
-                "mean_guesses": float(played["n_guesses"].mean()),
+                "failed": len(played) - len(guesses),
+                "mean_guesses": float(guesses.mean()) if len(guesses) else float("nan"),
                 "win_rate": float(played["solved"].astype(bool).mean()),
                 "mean_seconds": float(played["seconds"].mean()),
                 "mean_evaluations": _mean_or_nan(played["evaluations"]),
-                "max_guesses": int(played["n_guesses"].max()),
+                "max_guesses": int(guesses.max()) if len(guesses) else float("nan"),
                 "_order": order[str(label)],
             }
         )
