@@ -252,10 +252,12 @@ class ExperimentConfig(Strict):
     seed: NonNegativeInt = 0
     """The root seed: every game's seed derives from it and the game's identity."""
     guess_limit: PositiveInt | None = None
-    """Stop a game unsolved after this many guesses (tournaments use 100)."""
+    """Stop a game unsolved after this many guesses (tournaments use 100). Unset: 1000, so a
+    player that never finds the secret still stops (its games are counted as failed)."""
     time_limit: PositiveFloat | None = None
     """Stop a game once it has used this many seconds of CPU time on its own thread (the
-    player's calls and the codemaker's answers)."""
+    player's calls and the codemaker's answers), even inside a call of the player's that
+    never returns (the game is then counted as failed)."""
     batch_games: PositiveInt | None = None
     """Games per task sent to a worker (default: adaptive, aiming at about 2 s per task); never
     changes a result."""
