@@ -43,19 +43,26 @@ def mine(player: str, **changes: object) -> dict[str, object]:
     }
 
 
-def run_serial(cli: Cli, tmp_path: Path, player: str, **changes: object) -> tuple[int, str, str]:
+@pytest.fixture
+def plugin(registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The buggy players' plugin, importable; the registry restored afterwards."""
+    return buggy_plugin(tmp_path, monkeypatch)
+
+
+def failed_run(cli: Cli, tmp_path: Path, player: str, **changes: object) -> tuple[str, str]:
+    """Run Entropy and ``player`` serially; a run with failed games: its (stdout, stderr)."""
     config = write_yaml(tmp_path / "config.yaml", **mine(player, **changes))
-    out = tmp_path / "out"
-    return cli("run", config, "--out", out, "--executor", "serial", "--no-progress")
+    serially = ("--executor", "serial", "--no-progress")
+    status, stdout, stderr = cli("run", config, "--out", tmp_path / "out", *serially)
+    assert status == EXIT_GAMES_FAILED, stderr
+    return stdout, stderr
 
 
 @pytest.mark.parametrize("kind", sorted(INVALID))
 def test_an_invalid_guess_is_a_failed_game_never_a_good_mean(
-    registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Cli, kind: str
+    plugin: str, tmp_path: Path, cli: Cli, kind: str
 ) -> None:
-    buggy_plugin(tmp_path, monkeypatch)
-    status, out, err = run_serial(cli, tmp_path, f"returns_{kind}")
-    assert status == EXIT_GAMES_FAILED, err
+    out, err = failed_run(cli, tmp_path, f"returns_{kind}")
     # The closing line: how many, why, the first game, what was returned and what a code is.
     assert err.count("\n") == 1 and "Traceback" not in err
     assert "player 'Mine': 54 of 54 games failed (invalid guess 54); the first: run 0" in err
@@ -74,12 +81,10 @@ def test_an_invalid_guess_is_a_failed_game_never_a_good_mean(
 
 
 def test_the_figures_cover_the_solved_games_and_the_flag_says_so(
-    registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Cli
+    plugin: str, tmp_path: Path, cli: Cli
 ) -> None:
     # Two guesses solve few secrets: the rest stop at the limit, and are not averaged in.
-    buggy_plugin(tmp_path, monkeypatch)
-    status, out, err = run_serial(cli, tmp_path, "never_solves", guess_limit=2)
-    assert status == EXIT_GAMES_FAILED
+    out, err = failed_run(cli, tmp_path, "never_solves", guess_limit=2)
     summary = pd.read_csv(tmp_path / "out" / "summary.csv").set_index("player")
     assert summary.loc["Mine", "solved"] == 2 and summary.loc["Mine", "failed"] == 52
     assert summary.loc["Mine", "mean"] == 1.0  # AAA solved in one guess, in each run
@@ -92,11 +97,9 @@ def test_the_figures_cover_the_solved_games_and_the_flag_says_so(
 
 
 def test_a_player_that_never_solves_stops_at_the_default_cap(
-    registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Cli
+    plugin: str, tmp_path: Path, cli: Cli
 ) -> None:
-    buggy_plugin(tmp_path, monkeypatch)
-    status, _, err = run_serial(cli, tmp_path, "never_solves", runs=1)
-    assert status == EXIT_GAMES_FAILED
+    _, err = failed_run(cli, tmp_path, "never_solves", runs=1)
     games = ResultsDir(tmp_path / "out").load_games()
     failed = games[~games["solved"]]
     assert set(failed["n_guesses"]) == {DEFAULT_GUESS_LIMIT}
@@ -105,24 +108,19 @@ def test_a_player_that_never_solves_stops_at_the_default_cap(
 
 
 def test_a_time_limit_stops_an_ask_that_never_returns(
-    registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Cli
+    plugin: str, tmp_path: Path, cli: Cli
 ) -> None:
-    buggy_plugin(tmp_path, monkeypatch)
     secrets = {"list": ["ABC", "CBA"]}
-    status, _, err = run_serial(cli, tmp_path, "loops", runs=1, time_limit=0.1, secrets=secrets)
-    assert status == EXIT_GAMES_FAILED
+    _, err = failed_run(cli, tmp_path, "loops", runs=1, time_limit=0.1, secrets=secrets)
     games = ResultsDir(tmp_path / "out").load_games()
     looped = games[games["label"] == "Mine"]
     assert set(looped["outcome"]) == {"time_limit"} and len(looped) == 2
     assert "the player's call did not return within 0.1 s of CPU time (at guess 1)" in err
 
 
-def test_the_time_limit_reaches_a_call_in_any_thread(
-    registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_time_limit_reaches_a_call_in_any_thread(plugin: str) -> None:
     # Dask workers play in threads, where no signal arrives: the watchdog still stops the call.
-    buggy_plugin(tmp_path, monkeypatch)
-    import_plugins(["buggy_players"])
+    import_plugins([plugin])
 
     space = CodeSpace(3, 3)
     results = []
@@ -140,11 +138,9 @@ def test_the_time_limit_reaches_a_call_in_any_thread(
 
 
 def test_a_player_claiming_contradictions_fails_its_games(
-    registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Cli
+    plugin: str, tmp_path: Path, cli: Cli
 ) -> None:
-    buggy_plugin(tmp_path, monkeypatch)
-    status, _, err = run_serial(cli, tmp_path, "claims_lies", runs=1)
-    assert status == EXIT_GAMES_FAILED
+    _, err = failed_run(cli, tmp_path, "claims_lies", runs=1)
     assert "(inconsistent answers 26)" in err  # AAA, the first guess, solves one secret
     assert "the player said the truthful answers contradict each other" in err
 
@@ -160,7 +156,7 @@ def test_a_player_claiming_contradictions_fails_its_games(
     ],
 )
 def test_an_exception_in_a_player_is_one_line_naming_the_game(
-    registry: None,
+    plugin: str,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     cli: Cli,
@@ -168,7 +164,6 @@ def test_an_exception_in_a_player_is_one_line_naming_the_game(
     where: str,
     error: str,
 ) -> None:
-    buggy_plugin(tmp_path, monkeypatch)
     config = write_yaml(tmp_path / "config.yaml", **mine(f"raises_in_{where}", batch_games=100))
     out = tmp_path / "out"
     line = fails(
@@ -216,12 +211,9 @@ def test_a_crash_on_the_process_pool_is_the_same_one_line(tmp_path: Path) -> Non
     assert "Traceback" in (out / "player-error.log").read_text()
 
 
-def test_a_crash_on_dask_is_the_same_one_line(
-    registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fails: Failure
-) -> None:
+def test_a_crash_on_dask_is_the_same_one_line(plugin: str, tmp_path: Path, fails: Failure) -> None:
     from distributed import LocalCluster
 
-    buggy_plugin(tmp_path, monkeypatch)
     config = write_yaml(tmp_path / "config.yaml", **mine("raises_in_tell"))
     with LocalCluster(  # type: ignore[no-untyped-call]
         n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
@@ -241,10 +233,7 @@ def test_a_crash_on_dask_is_the_same_one_line(
     assert (tmp_path / "out" / "player-error.log").is_file()
 
 
-def test_play_names_a_crash_in_one_line_with_a_log(
-    registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fails: Failure
-) -> None:
-    plugin = buggy_plugin(tmp_path, monkeypatch)
+def test_play_names_a_crash_in_one_line_with_a_log(plugin: str, fails: Failure) -> None:
     line = fails(
         "play",
         "--plugin",
@@ -258,20 +247,14 @@ def test_play_names_a_crash_in_one_line_with_a_log(
     log.unlink()
 
 
-def test_play_names_an_invalid_guess_and_exits_with_failure(
-    registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Cli
-) -> None:
-    plugin = buggy_plugin(tmp_path, monkeypatch)
+def test_play_names_an_invalid_guess_and_exits_with_failure(plugin: str, cli: Cli) -> None:
     status, out, err = cli("play", "--plugin", plugin, "--player", "returns_none")
     assert status == EXIT_GAMES_FAILED
     assert "not solved (invalid guess) in 0 guesses" in out
     assert "ask() returned None" in err and err.count("\n") == 1
 
 
-def test_play_without_a_guess_limit_stops_at_the_default_cap(
-    registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Cli
-) -> None:
-    plugin = buggy_plugin(tmp_path, monkeypatch)
+def test_play_without_a_guess_limit_stops_at_the_default_cap(plugin: str, cli: Cli) -> None:
     status, _, err = cli("play", "--plugin", plugin, "--player", "never_solves", "--json")
     assert status == EXIT_GAMES_FAILED
     assert f"not solved within {DEFAULT_GUESS_LIMIT} guesses" in err
