@@ -1,7 +1,9 @@
 """The ``evo-mastermind`` command.
 
-Every expected failure (bad sizes, codes, options, files, a lying codemaker) ends with one
-line on stderr naming the problem and exit status 2.
+Every expected failure (bad sizes, codes, options, files, a lying codemaker, a player whose
+own code raised) ends with one line on stderr naming the problem and exit status 2. A run, or
+a ``play`` game, that finished with games not solved ends with a warning line per player and
+exit status 3 (:data:`EXIT_GAMES_FAILED`).
 """
 
 from __future__ import annotations

@@ -1,5 +1,9 @@
 """What a worker does with a batch: build (or reuse) the player, play each game, return rows.
 
+A game that fails (invalid guess, limit, contradiction claimed) is a row like any other. An
+exception of the player's own code never escapes: the batch returns the rows played before
+it with a :class:`~evo_mastermind.runner.crash.PlayerCrash`, the same on every executor.
+
 Player objects are kept per worker thread and reused across batches, so whatever a player
 caches from histories (the one-ply position tree) is built once per worker thread, not once
 per batch. A player holds its game's state, so two threads (a Dask worker runs several) must
