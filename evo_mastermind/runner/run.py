@@ -201,7 +201,11 @@ def check_stored_options(results: ResultsDir, config: ExperimentConfig) -> None:
     for label, player, params_json in sorted(results.stored_players()):
         entry = entries.get(label)
         if entry is None:
-            continue  # a label no longer configured: its games are left out of the report
+            raise RunnerError(
+                f"player {label!r} has games in {results.path} but is not in the config "
+                "(checked on the stored games: experiment.json is missing or unreadable); put "
+                "it back, or use --force to replace every result"
+            )
         if entry.player != player:
             raise RunnerError(
                 f"player {label!r} has games in {results.path} played by {player!r}, but the "

@@ -63,6 +63,22 @@ def test_resume_without_a_record_names_an_option_set_back_to_its_default(
     )
 
 
+def test_resume_without_a_record_refuses_a_player_taken_out(
+    cli: Cli, fails: Failure, played: Path, tmp_path: Path
+) -> None:
+    (played / "experiment.json").unlink()
+    entropy_only = [{"label": "Entropy", "player": "entropy"}]
+    config = write_yaml(tmp_path / "small.yaml", players=entropy_only)
+    fails(
+        "run",
+        config,
+        "--out",
+        played,
+        *RESUME,
+        pattern=r"player 'Parts' has games in .* but is not in the config \(checked on the stored",
+    )
+
+
 def test_a_newer_record_is_refused_and_left_untouched(
     cli: Cli, fails: Failure, played: Path, tmp_path: Path
 ) -> None:
