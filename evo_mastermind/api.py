@@ -51,6 +51,7 @@ def check_run_options(
     runs: int | None,
     resume: bool,
     force: bool,
+    out: str | Path | None = None,
     spelling: Callable[[str], str] = _keyword,
 ) -> None:
     """Refuse run options that cannot work, before anything is read or started.
@@ -62,6 +63,7 @@ def check_run_options(
         runs: the number of runs asked for instead of the config's.
         resume: play only the games still missing.
         force: replace results already there.
+        out: the results directory asked for (an empty one is refused, not read as the default).
         spelling: how an option is named in the message (``--workers`` on the command line).
 
     Raises:
@@ -90,6 +92,10 @@ def check_run_options(
         )
     if runs is not None and runs < 1:
         raise RunOptionsError(f"{spelling('runs')} must be at least 1, got {runs}")
+    if out is not None and not str(out).strip():
+        raise RunOptionsError(
+            f"{spelling('out')} is empty; give the results directory (or leave it out)"
+        )
 
 
 def _announce(line: str) -> None:
@@ -144,6 +150,7 @@ def run(
         runs=runs,
         resume=resume,
         force=force,
+        out=out,
         spelling=spelling,
     )
     limits = NO_LIMITS if allow_large else PlanLimits()

@@ -1,7 +1,9 @@
 """The ``evo-mastermind`` command.
 
-Every expected failure (bad sizes, codes, options, files, a lying codemaker) ends with one
-line on stderr naming the problem and exit status 2.
+Every expected failure (bad sizes, codes, options, files, a lying codemaker, a player whose
+own code raised) ends with one line on stderr naming the problem and exit status 2. A run, or
+a ``play`` game, that finished with games not solved ends with a warning line per player and
+exit status 3 (:data:`EXIT_GAMES_FAILED`).
 """
 
 from __future__ import annotations
@@ -9,13 +11,14 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import re
 import signal
 import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 # Only what parsing the command line needs is imported here; each command imports the
 # rest (players, runner, pandas, matplotlib, the compiled kernels, YAML), so --help starts at
@@ -23,6 +26,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from evo_mastermind.analysis.kinds import PLOT_KINDS
 from evo_mastermind.codes import LETTERS, Code, CodeSpace, InvalidGameError
 from evo_mastermind.game import (
+    DEFAULT_GUESS_LIMIT,
     AnswerCheck,
     Codemaker,
     GameResult,
@@ -37,6 +41,8 @@ if TYPE_CHECKING:
 
 PROG = "evo-mastermind"
 EXIT_BAD_INPUT = 2
+EXIT_GAMES_FAILED = 3
+"""The exit status of a run, or a game of ``play``, that ended with games not solved."""
 
 
 class UsageError(Exception):
@@ -278,7 +284,18 @@ def _play(args: argparse.Namespace) -> int:
 
     if args.guess_limit is not None and args.guess_limit < 1:
         raise UsageError(f"--guess-limit must be at least 1, got {args.guess_limit}")
-    space, player = _make(args)
+    if args.seed < 0:
+        raise UsageError(f"--seed must be 0 or more, got {args.seed}")
+    if args.interactive and args.secret is not None:
+        raise UsageError(
+            "--secret and --interactive contradict each other: in an interactive game you are "
+            "the codemaker and keep the secret to yourself (drop one of them)"
+        )
+    space, player = _player_code(
+        lambda: _make(args),
+        args.player,
+        f"building the player for {args.pegs} pegs, {args.colors} colours",
+    )
     if args.player in EXHAUSTIVE_PLAYERS:
         seconds = exhaustive_seconds(args.player, player.params.model_dump(), space.size)
         if seconds > 10:
@@ -295,9 +312,63 @@ def _play(args: argparse.Namespace) -> int:
     else:
         secret = space.format(space.sample(stream_rng(args.seed, "play secret"), 1)[0])
     rng = game_rng(args.seed, args.player, 0, secret, space.colors)
-    result = play_game(player, Codemaker(space, secret), rng, guess_limit=args.guess_limit)
+    # Without --guess-limit a player that never finds the secret still stops.
+    limit = args.guess_limit or DEFAULT_GUESS_LIMIT
+    result = _player_code(
+        lambda: play_game(player, Codemaker(space, secret), rng, guess_limit=limit),
+        args.player,
+        f"game of secret {secret}, seed {args.seed}",
+    )
     _print_game(result, args.json)
+    # Stopping at the --guess-limit asked for is what was asked; any other end is a failure.
+    asked = result.outcome == "guess_limit" and args.guess_limit is not None
+    if result.failure is not None and not asked:
+        print(f"{PROG}: {result.failure}", file=sys.stderr)
+        return EXIT_GAMES_FAILED
     return 0
+
+
+T = TypeVar("T")
+
+
+class PlayerCodeError(UsageError):
+    """A player's own code raised in ``play``: one line, the traceback in a log file."""
+
+
+def _player_code(call: Callable[[], T], player: str, where: str) -> T:
+    """Run ``call``; an exception of the player's own code becomes one line and a log.
+
+    Raises:
+        PlayerCodeError: the player raised (Ctrl-C and our own one-line errors pass through).
+    """
+    try:
+        return call()
+    except (UsageError, InvalidGameError, InconsistentResponsesError):
+        raise
+    except (Exception, SystemExit) as error:
+        from evo_mastermind.tracebacks import describe_exception, full_traceback, raised_at
+
+        at = raised_at(error)
+        log = _write_log(f"player {player!r}, {where}\n\n{full_traceback(error)}")
+        raise PlayerCodeError(
+            f"player {player!r} raised {describe_exception(error)}"
+            + (f" at {at}" if at else "")
+            + f", {where}"
+            + (f"; full traceback in {log}" if log else "")
+        ) from None
+
+
+def _write_log(text: str) -> Path | None:
+    """Write a traceback to a new log file in the temporary directory; its path."""
+    import tempfile
+
+    try:
+        descriptor, name = tempfile.mkstemp(prefix="evo-mastermind-error-", suffix=".log")
+        with os.fdopen(descriptor, "w", encoding="utf-8") as log:
+            log.write(text)
+    except OSError:
+        return None
+    return Path(name)
 
 
 def _print_game(result: GameResult, as_json: bool) -> None:
@@ -310,6 +381,8 @@ def _print_game(result: GameResult, as_json: bool) -> None:
                         {"guess": m.guess, "black": m.black, "white": m.white} for m in result.moves
                     ],
                     "solved": result.solved,
+                    "outcome": result.outcome,
+                    "failure": result.failure,
                 }
             )
         )
@@ -376,9 +449,15 @@ def _play_interactive(space: CodeSpace, player: Player, args: argparse.Namespace
         print(f"{PROG}: game stopped after {_guesses(moves)}", file=sys.stderr)
         return 1
     if args.guess_limit is None:
+        checked = (
+            "only the colours of the answers can be checked against each other, so one may "
+            "be wrong about positions"
+            if checker.colours_checked
+            else "the answers cannot be checked against each other, so one of them may be wrong"
+        )
         raise UsageError(
-            f"not solved within {_guesses(moves)}; on {space} the answers cannot be checked "
-            "against each other, so one of them may be wrong (--guess-limit sets the bound)"
+            f"not solved within {_guesses(moves)}; on {space} {checked} (--guess-limit sets "
+            "the bound)"
         )
     print(f"not solved within {_guesses(moves)}")
     return 0
@@ -496,7 +575,7 @@ def _run(args: argparse.Namespace) -> int:
         + (f" ({outcome.already_done} already done)" if outcome.already_done else "")
         + f" in {outcome.seconds:.1f} s; results and report in {results.path}"
     )
-    return 0
+    return _report_failed_games(results.path, int(results.experiment.get("seed") or 0))
 
 
 def _reproduce(args: argparse.Namespace) -> int:
@@ -546,6 +625,17 @@ def _studies(args: argparse.Namespace) -> int:
     print()
     print(f"'{PROG} run NAME' runs a study; '{PROG} studies copy NAME' copies it to edit.")
     return 0
+
+
+def _report_failed_games(out: Path, seed: int) -> int:
+    """The run's closing lines on failed games; the exit status that says whether any failed."""
+    from evo_mastermind.analysis import load_games
+    from evo_mastermind.analysis.failures import failure_lines
+
+    lines = failure_lines(load_games(out), seed)
+    for line in lines:
+        print(f"{PROG}: warning: {line}", file=sys.stderr)
+    return EXIT_GAMES_FAILED if lines else 0
 
 
 def _warn_if_incomplete(results: Path) -> None:
@@ -617,7 +707,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler: Callable[[argparse.Namespace], int] = args.handler
         return handler(args)
     except (UsageError, InvalidGameError, InconsistentResponsesError) as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
+        logged = getattr(error, "traceback_text", None)
+        log = _write_log(logged) if logged else None
+        where = f"; full traceback in {log}" if log else ""
+        print(f"{PROG}: error: {error}{where}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # output piped into a pager or `head` that stopped reading
         sys.stderr.close()

@@ -8,10 +8,19 @@ from typing import Literal, NamedTuple, Protocol
 
 import numpy as np
 
+from evo_mastermind import watchdog
 from evo_mastermind.codes import Code, Codes, CodeSpace
+from evo_mastermind.colour_counts import ColourCountCheck
 from evo_mastermind.scoring import Response, score_codes
 
-Outcome = Literal["solved", "guess_limit", "time_limit", "invalid_guess"]
+Outcome = Literal["solved", "guess_limit", "time_limit", "invalid_guess", "inconsistent"]
+"""How a game ended; every outcome but ``solved`` is a failed game, counted and shown as one."""
+
+DEFAULT_GUESS_LIMIT = 1000
+"""Guesses after which a run stops a game, unsolved, when its config sets no ``guess_limit``.
+
+Far above what any working player needs (about 10 guesses at (8,12)), so it changes no
+result; it keeps a player that never finds the secret from running forever."""
 
 
 class InconsistentResponsesError(RuntimeError):
@@ -46,17 +55,43 @@ class Codemaker:
         ]
 
     def check(self, guess: object) -> Code:
-        """Return ``guess`` as a code of this game, or raise :class:`InvalidGuessError`."""
-        code = np.asarray(guess)
+        """Return ``guess`` as a code of this game, or raise :class:`InvalidGuessError`.
+
+        The error says what was offered and what a code of this game is.
+        """
+        try:
+            code = np.asarray(guess)
+        except (ValueError, TypeError):  # ragged sequences and the like
+            code = np.asarray(None)
         if code.shape != (self.space.pegs,) or code.dtype.kind not in "iu":
-            raise InvalidGuessError(f"guess {guess!r} is not a code of {self.space.pegs} pegs")
+            raise InvalidGuessError(self._not_a_code(guess, code))
         if code.dtype != np.uint8:
             if code.min() < 0 or code.max() >= self.space.colors:
-                raise InvalidGuessError(f"guess {guess!r} uses a colour outside this game")
+                raise InvalidGuessError(self._not_a_code(guess, code))
             return code.astype(np.uint8)
         if max(code.tobytes()) >= self.space.colors:
-            raise InvalidGuessError(f"guess {guess!r} uses a colour outside this game")
+            raise InvalidGuessError(self._not_a_code(guess, code))
         return code
+
+    def _not_a_code(self, guess: object, code: np.ndarray) -> str:
+        shown = " ".join(repr(guess).split())
+        shown = shown if len(shown) <= 60 else f"{shown[:60]}..."
+        pegs, top = self.space.pegs, self.space.colors - 1
+        if isinstance(guess, str):
+            why = "letters; self.space.parse() turns letters into a code"
+        elif code.ndim == 0:
+            why = "a single value"
+        elif code.shape != (pegs,):
+            why = f"shape {code.shape}, not ({pegs},)"
+        elif code.dtype.kind not in "iu":
+            why = f"values of type {code.dtype}, not integers"
+        else:
+            why = f"a colour outside 0 to {top}"
+        return (
+            f"ask() returned {shown} ({type(guess).__name__}: {why}); a code of {self.space} "
+            f"is a 1-D array of {pegs} integers from 0 to {top}, e.g. "
+            f"np.zeros({pegs}, dtype=np.uint8)"
+        )
 
     def respond(self, guess: Code) -> Response:
         """The (black, white) response to a guess."""
@@ -74,8 +109,9 @@ class AnswerCheck:
     """Keeps the codes that agree with every answer so far, to catch a lying codemaker.
 
     Any player, however it searches, is then stopped at the first answer that no code
-    agrees with (together with the answers before it). Spaces too large to list are not
-    checked: there the game's guess limit bounds a game against a liar.
+    agrees with (together with the answers before it). On spaces too large to list only
+    the colours are checked (:class:`~evo_mastermind.colour_counts.ColourCountCheck`): a
+    lie about positions alone is then bounded by the game's guess limit.
     """
 
     CHUNK = 1 << 20
@@ -85,6 +121,7 @@ class AnswerCheck:
         self.answers = 0
         self._candidates: Codes | None = None
         self.checkable = space.enumerable
+        self._colours = None if self.checkable else ColourCountCheck(space)
 
     def add(self, guess: Code, response: Response) -> None:
         """Record one answer.
@@ -93,7 +130,13 @@ class AnswerCheck:
             InconsistentResponsesError: no code agrees with this answer and the earlier ones
                 (the answer is then not recorded).
         """
-        if not self.checkable:
+        if self._colours is not None:
+            if not self._colours.agrees(guess, response.black, response.white):
+                raise InconsistentResponsesError.because(
+                    f"answer {self.answers + 1} ({self.space.format(guess)}: {response.black} "
+                    f"black, {response.white} white) leaves no mix of colours that agrees with "
+                    f"{'it and the answers before it' if self.answers else 'it'}"
+                )
             self.answers += 1
             return
         candidates = self.space.all_codes if self._candidates is None else self._candidates
@@ -119,6 +162,11 @@ class AnswerCheck:
             raise InconsistentResponsesError.because(detail)
         self.answers = number
         self._candidates = remaining
+
+    @property
+    def colours_checked(self) -> bool:
+        """Whether, on a space too large to list, the answers' colours are still checked."""
+        return self._colours is not None and self._colours.checkable
 
     @property
     def remaining(self) -> int | None:
@@ -167,6 +215,8 @@ class GameResult:
     seconds: float
     player_seconds: float
     stats: PlayerStats = field(default_factory=PlayerStats)
+    failure: str | None = None
+    """Why a failed game failed, in words (``None`` when solved)."""
 
     @property
     def solved(self) -> bool:
@@ -215,7 +265,8 @@ def play_game(
         guess_limit: stop, unsolved, after this many guesses.
         time_limit: stop, unsolved, once the game's CPU time (the player's calls and the
             codemaker's answers, measured per thread so a busy machine does not count
-            against it) exceeds this many seconds after a guess.
+            against it) exceeds this many seconds: checked after each guess, and enforced
+            inside a player's call that does not return (:mod:`evo_mastermind.watchdog`).
         check_answers: check every answer against the earlier ones (:class:`AnswerCheck`),
             for a codemaker that may lie.
 
@@ -228,34 +279,19 @@ def play_game(
     wall_start = time.perf_counter()
     cpu_start = time.thread_time()
     checker = AnswerCheck(space) if check_answers else None
-    player.start(rng)
-    while True:
-        if guess_limit is not None and len(moves) >= guess_limit:
-            outcome = "guess_limit"
-            break
-        offered = player.ask()
-        # A thread's CPU time never exceeds the wall time, and the thread clock is a system
-        # call: read it only once the wall clock says the limit may have been passed.
-        if (
-            time_limit is not None
-            and time.perf_counter() - wall_start > time_limit
-            and time.thread_time() - cpu_start > time_limit
-        ):
-            outcome = "time_limit"
-            break
-        try:
-            guess = codemaker.check(offered)
-        except InvalidGuessError:
-            outcome = "invalid_guess"
-            break
-        response = codemaker.respond(guess)
-        moves.append(Move(space.format(guess), response.black, response.white))
-        if response.black == space.pegs:
-            outcome = "solved"
-            break
-        if checker is not None:
-            checker.add(guess, response)
-        player.tell(guess, response)
+    failure: str | None = None
+    try:
+        with watchdog.time_limit(time_limit):
+            player.start(rng)
+            outcome, failure = _play_moves(
+                player, codemaker, moves, guess_limit, time_limit, wall_start, cpu_start, checker
+            )
+    except watchdog.GameTimeout:
+        outcome = "time_limit"
+        failure = (
+            f"time limit: the player's call did not return within {time_limit:g} s of CPU "
+            f"time (at guess {len(moves) + 1})"
+        )
     player_seconds = time.thread_time() - cpu_start
     return GameResult(
         secret=space.format(codemaker.secret),
@@ -264,4 +300,44 @@ def play_game(
         seconds=time.perf_counter() - wall_start,
         player_seconds=player_seconds,
         stats=player.stats(),
+        failure=failure,
     )
+
+
+def _play_moves(
+    player: Codebreaker,
+    codemaker: Codemaker,
+    moves: list[Move],
+    guess_limit: int | None,
+    time_limit: float | None,
+    wall_start: float,
+    cpu_start: float,
+    checker: AnswerCheck | None,
+) -> tuple[Outcome, str | None]:
+    """Ask and answer until the game ends; its outcome and, if failed, why."""
+    space = codemaker.space
+    while True:
+        if guess_limit is not None and len(moves) >= guess_limit:
+            return "guess_limit", f"guess limit: not solved within {guess_limit} guesses"
+        offered = player.ask()
+        # A thread's CPU time never exceeds the wall time, and the thread clock is a system
+        # call: read it only once the wall clock says the limit may have been passed.
+        if (
+            time_limit is not None
+            and time.perf_counter() - wall_start > time_limit
+            and time.thread_time() - cpu_start > time_limit
+        ):
+            return "time_limit", (
+                f"time limit: {time_limit:g} s of CPU time used by guess {len(moves) + 1}"
+            )
+        try:
+            guess = codemaker.check(offered)
+        except InvalidGuessError as error:
+            return "invalid_guess", f"invalid guess {len(moves) + 1}: {error}"
+        response = codemaker.respond(guess)
+        moves.append(Move(space.format(guess), response.black, response.white))
+        if response.black == space.pegs:
+            return "solved", None
+        if checker is not None:
+            checker.add(guess, response)
+        player.tell(guess, response)

@@ -39,7 +39,7 @@ def test_play_prints_each_guess_and_the_count(capsys: pytest.CaptureFixture[str]
 def test_play_json(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_cli(capsys, "play", "--player", "knuth", "--secret", "ABBC", "--json")
     game = json.loads(out)
-    assert status == 0 and set(game) == {"secret", "guesses", "solved"}
+    assert status == 0 and set(game) == {"secret", "guesses", "solved", "outcome", "failure"}
     assert game["secret"] == "ABBC" and game["solved"] is True
     assert game["guesses"][0] == {"guess": "AABB", "black": 2, "white": 1}
     assert game["guesses"][-1] == {"guess": "ABBC", "black": 4, "white": 0}

@@ -26,6 +26,7 @@ from evo_mastermind.analysis.results import (
     require_columns,
     size_text,
 )
+from evo_mastermind.analysis.summary import solved_games
 
 OKABE_ITO = (
     "#E69F00",  # orange
@@ -122,7 +123,7 @@ def plot_distribution(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure
         counts, shares = _solved_shares(block, present)
         width = 0.8 / len(present)
         for index, label in enumerate(present):
-            mean = float(block.loc[block["label"] == label, "n_guesses"].mean())
+            mean = float(solved_games(block[block["label"] == label])["n_guesses"].mean())
             offset = (index - (len(present) - 1) / 2) * width
             # The mean's value goes in the legend: the dashed lines of close means overlap.
             name = f"{label} (mean {mean:.3f})"
@@ -191,7 +192,7 @@ def plot_evaluations(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure:
     axis = figure.subplots()
     for key, block in blocks(counted):
         for label, played in block.groupby("label", sort=False):
-            x = float(played["n_guesses"].mean())
+            x = float(solved_games(played)["n_guesses"].mean())
             y = float(pd.to_numeric(played["evaluations"]).mean())
             name = f"{label} {_block_name(key)}" if several else str(label)
             axis.scatter(x, y, s=60, color=colours[str(label)], zorder=3, label=name)
@@ -226,11 +227,14 @@ def plot_heatmap(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure:
     cells = games.assign(solved=games["solved"].astype(bool)).groupby(
         ["label", "secrets", "pegs", "colors"], sort=False
     )
+    guesses = solved_games(games).groupby(["label", "secrets", "pegs", "colors"], sort=False)
     figures = cells.agg(
-        mean_guesses=("n_guesses", "mean"),
         mean_seconds=("seconds", "mean"),
         win_rate=("solved", "mean"),
-    ).reset_index()
+    )
+    # Failed games are not guess counts: the mean is over the solved ones (as in the tables).
+    figures.insert(0, "mean_guesses", guesses["n_guesses"].mean())
+    figures = figures.reset_index()
     lows, highs = figures.min(numeric_only=True), figures.max(numeric_only=True)
     rows = [
         (label, secrets)

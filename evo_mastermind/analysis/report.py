@@ -13,12 +13,14 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from evo_mastermind.analysis.failures import FLAG, failed_games, failure_notes
 from evo_mastermind.analysis.published import (
     INSIDE,
     UNPUBLISHED,
@@ -49,6 +51,12 @@ from evo_mastermind.paths import current_name, find_project_root, within_project
 from evo_mastermind.studies import published_file
 
 SEPARATOR = "───"
+
+FAILED_GAMES_TEXT = (
+    f"Some games failed (did not end with the secret found). Figures and tests cover the "
+    f"solved games only; {FLAG} marks a player with failed games, and the notes under its "
+    "table say how many, why, and which was first."
+)
 
 
 @dataclass(frozen=True)
@@ -101,9 +109,9 @@ def _table_lines(
             lines.append(_row([SEPARATOR] * len(header)))
         for label in group:
             row = rows[label]
-            cells = [label, str(int(row["runs"]))]
+            cells = [_flagged(label, row), str(int(row["runs"]))]
             cells += [_number(float(row[c])) for c in ("min", "mean", "median", "max", "sd")]
-            cells += [str(int(row["max_guesses"])), letters[label]]
+            cells += [_count(row["max_guesses"]), letters.get(label, "")]
             if published is not None:
                 match = published[label]
                 cells += [
@@ -115,6 +123,15 @@ def _table_lines(
                 ]
             lines.append(_row(cells))
     return lines
+
+
+def _flagged(label: str, row: Mapping[Hashable, Any]) -> str:
+    """The label, marked when some of the player's games failed."""
+    return f"{label} {FLAG}" if int(row.get("failed") or 0) else label
+
+
+def _count(value: float) -> str:
+    return "" if math.isnan(float(value)) else str(int(value))
 
 
 def _comparison_lines(comparison: pd.DataFrame, missing: list[str], source: str) -> list[str]:
@@ -173,11 +190,15 @@ def _ranked_lines(
     rule: GroupRule,
 ) -> list[str]:
     """One ranking's table (a whole block, or one section) and the pairs its lines misstate."""
-    ranked = summary["player"].tolist()
+    # A row without a solved game has no figures: it joins no group and comes last.
+    ranked = summary.loc[summary["runs"] > 0, "player"].tolist()
+    unmeasured = summary.loc[summary["runs"] == 0, "player"].tolist()
     inside = tests["a"].isin(ranked) & tests["b"].isin(ranked)
     different = significant_pairs(tests[inside])
     groups = paper_groups(ranked, different, rule)
-    lines = [*_table_lines(summary, groups, compact_letters(ranked, different), comparison), ""]
+    letters = compact_letters(ranked, different)
+    shown = groups + ([unmeasured] if unmeasured else [])
+    lines = [*_table_lines(summary, shown, letters, comparison), ""]
     notes = group_exceptions(groups, different)
     return lines + (
         [f"- {note}." for note in notes] or ["- The lines agree with every pairwise test."]
@@ -204,11 +225,13 @@ def _block_lines(
     sections = list(dict.fromkeys(summary["section"]))
     if sections == [""]:
         lines += _ranked_lines(summary, tests, comparison, rule)
+        lines += failure_notes(block, summary["player"].tolist())
     else:
         for section in sections:
             title = f"Section {section}" if section else "In no published section"
             chosen = summary[summary["section"] == section]
-            lines += [f"{heading} {title}", "", *_ranked_lines(chosen, tests, comparison, rule), ""]
+            lines += [f"{heading} {title}", "", *_ranked_lines(chosen, tests, comparison, rule)]
+            lines += [*failure_notes(block, chosen["player"].tolist()), ""]
         lines.append(f"{heading} Against the published table")
     if comparison is not None and published is not None:
         missing = unreproduced(summary, published)
@@ -259,6 +282,8 @@ def build_report(
         _method_text(on, alpha, holm, rule, bool(sections)),
         "",
     ]
+    if not failed_games(games).empty:
+        lines += [FAILED_GAMES_TEXT, ""]
     for (pegs, colors, secrets), block in game_blocks:
         if len(game_blocks) > 1:
             lines += [f"## ({pegs},{colors}), secrets: {secrets}", ""]

@@ -36,7 +36,7 @@ from evo_mastermind.analysis.results import (
     label_order,
     require_columns,
 )
-from evo_mastermind.analysis.summary import run_means
+from evo_mastermind.analysis.summary import run_means, solved_games
 
 TestOn = Literal["games", "runs"]
 GroupRule = Literal["clique", "chain"]
@@ -124,7 +124,8 @@ def pairwise_tests(
     """Every pair of labels within each block, tested; columns :data:`TEST_COLUMNS`.
 
     Args:
-        games: a games table.
+        games: a games table; only its solved games are compared (a label without one is
+            in no pair).
         on: test the per-game guess counts (``games``) or the per-run means (``runs``).
         holm: adjust p-values with Holm's method over the pairs of each block, or with
             ``sections``, over the pairs of each section (the pairs of labels in no
@@ -143,7 +144,9 @@ def pairwise_tests(
     order = label_order(games, experiment)
     section_of = dict(sections or {})
     rows: list[dict[str, Any]] = []
-    for (pegs, colors, secrets), block in blocks(games):
+    # Failed games are not guess counts of the protocol: only solved games are compared.
+    counted = solved_games(games)
+    for (pegs, colors, secrets), block in blocks(counted) if len(counted) else []:
         values = compared_values(block, on)
         labels = [label for label in order if label in values]
         block_rows: list[dict[str, Any]] = []

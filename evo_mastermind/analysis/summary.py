@@ -2,8 +2,14 @@
 
 The paper's format (Runarsson & Merelo 2009, Tables 2-6) takes each run's mean guesses and
 reports the min, mean, median, max and standard deviation of those run means, with the most guesses
-any single game needed. Every figure counts all games, solved or not: an unsolved game
-counts the guesses it played before its limit stopped it (the win rate says how many).
+any single game needed.
+
+Which games the figures cover: the paper's protocol plays every game to the secret, so its
+figures (and the rank-sum tests, :mod:`evo_mastermind.analysis.stats`) are over the **solved**
+games. A game that did not end with the secret found (invalid guess, guess or time limit,
+inconsistent answers) is a failed game: it is never averaged in, it is counted in ``failed``
+beside ``solved``, and the report flags the row. A row with no solved game has no figures.
+:func:`grouped_summary` (scaling studies) and the plots follow the same rule.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ EXTRA_COLUMNS = (
     *BLOCK_COLUMNS,
     "section",
     "games",
+    "solved",
+    "failed",
     "win_rate",
     "mean_evaluations",
     "mean_distinct_codes",
@@ -31,6 +39,9 @@ EXTRA_COLUMNS = (
     "mean_player_seconds",
 )
 """Columns after the paper's: the block and section the row belongs to, per-game averages.
+
+``games`` counts every game played, ``solved`` and ``failed`` split them; the paper's
+columns cover the solved games only.
 
 ``mean_distinct_codes`` is the distinct codes a player evaluated per game and
 ``fraction_examined`` that share of the code space (Runarsson & Merelo's second objective);
@@ -49,6 +60,13 @@ GROUPED_COLUMNS = (
     "max_guesses",
 )
 """Columns of :func:`grouped_summary`."""
+
+
+def solved_games(games: pd.DataFrame) -> pd.DataFrame:
+    """The games that ended with the secret found: what the paper's figures and tests cover."""
+    if "solved" not in games.columns:
+        return games
+    return games[games["solved"].astype(bool)]
 
 
 def run_means(games: pd.DataFrame) -> pd.DataFrame:
@@ -109,11 +127,13 @@ def summary_table(
     }
     rows: list[dict[str, Any]] = []
     for (pegs, colors, secrets), block in blocks(games):
-        per_run = run_means(block)
+        per_run = run_means(solved_games(block))
         for label, played in block.groupby("label", sort=False):
             means = per_run.loc[per_run["label"] == label, "mean_guesses"]
             section = section_of.get(str(label), "")
             distinct = _mean_or_nan(played.get("distinct_codes"))
+            solved = int(played["solved"].astype(bool).sum())
+            counted = solved_games(played)["n_guesses"]
             rows.append(
                 {
                     "player": str(label),
@@ -123,13 +143,15 @@ def summary_table(
                     "median": float(means.median()),
                     "max": float(means.max()),
                     "sd": float(means.std(ddof=1)) if means.size > 1 else float("nan"),
-                    "max_guesses": int(played["n_guesses"].max()),
+                    "max_guesses": int(counted.max()) if solved else float("nan"),
                     "pegs": pegs,
                     "colors": colors,
                     "secrets": secrets,
                     "section": section,
                     "games": len(played),
-                    "win_rate": float(played["solved"].astype(bool).mean()),
+                    "solved": solved,
+                    "failed": len(played) - solved,
+                    "win_rate": solved / len(played),
                     "mean_evaluations": _mean_or_nan(played["evaluations"]),
                     "mean_distinct_codes": distinct,
                     "fraction_examined": distinct / float(colors) ** pegs,
@@ -148,15 +170,17 @@ def summary_table(
 def grouped_summary(games: pd.DataFrame, experiment: dict[str, Any] | None = None) -> pd.DataFrame:
     """Per label × pegs × colors × secrets figures, for scaling studies and tournaments.
 
-    Columns :data:`GROUPED_COLUMNS`: games, mean guesses, win rate, mean seconds, mean
-    evaluations (NaN where not counted) and max guesses. Rows follow the config order of
-    labels, then game size.
+    Columns :data:`GROUPED_COLUMNS`: games, failed games, mean guesses, win rate, mean
+    seconds, mean evaluations (NaN where not counted) and max guesses; the guesses are over
+    the solved games only (NaN without one). Rows follow the config order of labels, then
+    game size.
     """
     require_columns(games, ("label", "n_guesses", "solved", "seconds", "evaluations"))
     order = {label: rank for rank, label in enumerate(label_order(games, experiment))}
     rows: list[dict[str, Any]] = []
     for key, played in games.groupby(["label", *BLOCK_COLUMNS], sort=False):
         label, pegs, colors, secrets = cast(tuple[str, int, int, str], key)
+        guesses = solved_games(played)["n_guesses"]
         rows.append(
             {
                 "label": str(label),
@@ -164,11 +188,12 @@ def grouped_summary(games: pd.DataFrame, experiment: dict[str, Any] | None = Non
                 "colors": int(colors),
                 "secrets": str(secrets),
                 "games": len(played),
-                "mean_guesses": float(played["n_guesses"].mean()),
+                "failed": len(played) - len(guesses),
+                "mean_guesses": float(guesses.mean()) if len(guesses) else float("nan"),
                 "win_rate": float(played["solved"].astype(bool).mean()),
                 "mean_seconds": float(played["seconds"].mean()),
                 "mean_evaluations": _mean_or_nan(played["evaluations"]),
-                "max_guesses": int(played["n_guesses"].max()),
+                "max_guesses": int(guesses.max()) if len(guesses) else float("nan"),
                 "_order": order[str(label)],
             }
         )

@@ -32,6 +32,7 @@ from typing_extensions import TypeVar
 from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
 from evo_mastermind.game import PlayerStats
 from evo_mastermind.scoring import Response
+from evo_mastermind.tracebacks import describe_exception, full_traceback, raised_at
 
 
 class PlayerParams(BaseModel):
@@ -149,7 +150,22 @@ class UnknownPresetError(InvalidPlayerParamsError):
 
 
 class PluginError(InvalidGameError):
-    """A plugin module or entry point that cannot provide players, explained in one line."""
+    """A plugin module or entry point that cannot provide players, explained in one line.
+
+    Attributes:
+        traceback_text: the full traceback of the plugin's own exception, if it raised one
+            (the command line writes it to a log file and names it).
+    """
+
+    traceback_text: str | None = None
+
+    @classmethod
+    def of(cls, error: BaseException, what: str) -> PluginError:
+        """``what``, then the exception and where in the plugin's code it was raised."""
+        at = raised_at(error)
+        plugin_error = cls(f"{what}: {describe_exception(error)}" + (f" at {at}" if at else ""))
+        plugin_error.traceback_text = full_traceback(error)
+        return plugin_error
 
 
 ENTRY_POINT_GROUP = "evo_mastermind.players"
@@ -305,11 +321,14 @@ def import_plugins(modules: Iterable[str]) -> None:
                 importlib.import_module(module)
             except PluginError as error:
                 raise PluginError(f"plugin {module!r}: {error}") from None
-            except Exception as error:  # a plugin's own failure is reported, not a traceback
+            except ModuleNotFoundError as error:
                 raise PluginError(
                     f"plugin {module!r} does not import: {type(error).__name__}: {error} "
                     "(is it installed, or on PYTHONPATH?)"
                 ) from None
+            # A plugin's own failure (sys.exit too) is one line; its traceback goes to a log.
+            except (Exception, SystemExit) as error:
+                raise PluginError.of(error, f"plugin {module!r} does not import") from None
             _imported_plugins.add(module)
 
 
@@ -334,10 +353,8 @@ def load_entry_points() -> None:
                 loaded = point.load()
             except PluginError as error:
                 raise PluginError(f"{where}: {error}") from None
-            except Exception as error:  # an installed package's failure, in one line
-                raise PluginError(
-                    f"{where} does not load: {type(error).__name__}: {error}"
-                ) from None
+            except (Exception, SystemExit) as error:  # an installed package's failure
+                raise PluginError.of(error, f"{where} does not load") from None
             if isinstance(loaded, type) and issubclass(loaded, Player):
                 if not any(cls is loaded for cls in _registered.values()):
                     try:
@@ -382,15 +399,18 @@ def validate_params(name: str, params: Mapping[str, Any]) -> PlayerParams:
     try:
         return model.model_validate(dict(params))
     except ValidationError as error:
-        raise InvalidPlayerParamsError(f"player {name!r}: {_problems(error)}") from None
+        problems = _problems(error, model.model_fields)
+        raise InvalidPlayerParamsError(f"player {name!r}: {problems}") from None
 
 
-def _problems(error: ValidationError) -> str:
+def _problems(error: ValidationError, options: Iterable[str] = ()) -> str:
+    known = list(options)
     return "; ".join(
         issue["msg"]
         if issue["type"] == "removed_option"
         else f"{'.'.join(str(part) for part in issue['loc']) or 'options'}: "
         f"{_describe(issue['type'], issue['msg'])}"
+        + (_suggest(str(issue["loc"][-1]), known) if issue["type"] == "extra_forbidden" else "")
         for issue in error.errors()
     )
 

@@ -15,6 +15,7 @@ import hashlib
 import itertools
 import json
 import math
+import re
 import string
 import sys
 from collections.abc import Sequence
@@ -38,7 +39,13 @@ from pydantic import (
 
 from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.paths import current_name, find_project_root, within_project
-from evo_mastermind.players import import_plugins, known_player, preset_options, validate_params
+from evo_mastermind.players import (
+    PluginError,
+    import_plugins,
+    known_player,
+    preset_options,
+    validate_params,
+)
 from evo_mastermind.runner.sources import (
     FullSecrets,
     GameSize,
@@ -58,7 +65,13 @@ MODULE_NAME = r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$"
 
 
 class ConfigError(InvalidGameError):
-    """A configuration file that cannot be run, explained in one line."""
+    """A configuration file that cannot be run, explained in one line.
+
+    Attributes:
+        traceback_text: the traceback of a plugin that raised on import, for the log.
+    """
+
+    traceback_text: str | None = None
 
 
 class Statistics(Strict):
@@ -109,6 +122,11 @@ class PlayerEntry(BaseModel):
             raise InvalidGameError(
                 f"label {self.label!r}: {{{strangers[0]}}} is not a swept option "
                 f"(swept: {', '.join(swept) or 'none'})"
+            )
+        empty = [key for key in swept if not options[key]]
+        if empty:
+            raise InvalidGameError(
+                f"option {empty[0]!r} sweeps over no values ([]); give it at least one value"
             )
         entries = []
         for values in itertools.product(*(options[key] for key in swept)):
@@ -235,10 +253,12 @@ class ExperimentConfig(Strict):
     seed: NonNegativeInt = 0
     """The root seed: every game's seed derives from it and the game's identity."""
     guess_limit: PositiveInt | None = None
-    """Stop a game unsolved after this many guesses (tournaments use 100)."""
+    """Stop a game unsolved after this many guesses (tournaments use 100). Unset: 1000, so a
+    player that never finds the secret still stops (its games are counted as failed)."""
     time_limit: PositiveFloat | None = None
     """Stop a game once it has used this many seconds of CPU time on its own thread (the
-    player's calls and the codemaker's answers)."""
+    player's calls and the codemaker's answers), even inside a call of the player's that
+    never returns (the game is then counted as failed)."""
     batch_games: PositiveInt | None = None
     """Games per task sent to a worker (default: adaptive, aiming at about 2 s per task); never
     changes a result."""
@@ -366,12 +386,18 @@ NO_LIMITS = PlanLimits(sys.maxsize, sys.maxsize, sys.maxsize)
 """Limits that never refuse (``--allow-large``)."""
 
 
+MERGE_TAG = "tag:yaml.org,2002:merge"
+"""The tag of a YAML merge key (``<<: *base``)."""
+
+
 class _UniqueKeyLoader(yaml.SafeLoader):
     """``safe_load`` that refuses a key given twice in one mapping (YAML lets the last win)."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen = set()
         for key_node, _ in node.value:
+            if key_node.tag == MERGE_TAG:
+                continue  # ``<<: *base`` merges; keys written beside it override the merged ones
             key = self.construct_object(key_node, deep=deep)
             if isinstance(key, str | int | float | bool) and key in seen:
                 raise yaml.constructor.ConstructorError(
@@ -445,7 +471,9 @@ def config_from_data(
     limits = limits or PlanLimits()
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of keys (name, game, players, ...)")
-    data = dict(data)  # the caller's mapping stays as it was
+    # ``x-`` keys hold YAML anchors for merge keys (``x-base: &base {...}``); nothing reads them.
+    # A new mapping: the caller's stays as it was.
+    data = {k: v for k, v in data.items() if not (isinstance(k, str) and k.startswith("x-"))}
     if runs is not None:
         data["runs"] = runs
     if plugins:
@@ -458,6 +486,7 @@ def config_from_data(
             f"{path}: players: the sweeps expand into {entries:,} entries, more than the limit "
             f"of {limits.max_entries:,}; sweep fewer values, or pass --allow-large"
         )
+    _import_plugins_first(data, path)
     try:
         config = ExperimentConfig.model_validate(data)
     except ValidationError as error:
@@ -471,6 +500,25 @@ def config_from_data(
         config = config.model_copy(update={"compare_with": current_name(config.compare_with)})
         _check_compare_with(config, path)
     return config
+
+
+def _import_plugins_first(data: dict[str, Any], path: Path) -> None:
+    """Import the plugins before validation, so a plugin's own traceback is kept for the log.
+
+    Raises:
+        ConfigError: a plugin that does not import (``traceback_text`` set when it raised).
+    """
+    plugins = data.get("plugins")
+    if not isinstance(plugins, list) or not all(
+        isinstance(p, str) and re.match(MODULE_NAME, p) for p in plugins
+    ):
+        return  # validation names what is wrong with the list
+    try:
+        import_plugins(plugins)
+    except PluginError as error:
+        config_error = ConfigError(f"{path}: plugins: {error}")
+        config_error.traceback_text = error.traceback_text
+        raise config_error from None
 
 
 def _check_compare_with(config: ExperimentConfig, path: Path) -> None:

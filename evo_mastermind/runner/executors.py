@@ -8,15 +8,23 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    CancelledError,
+    Future,
+    ProcessPoolExecutor,
+    wait,
+)
 from typing import Any, Literal
 
 from evo_mastermind.codes import InvalidGameError
@@ -64,6 +72,14 @@ def _alive(pid: int) -> bool:
 
 
 DASK_CONNECT_SECONDS = 10
+DASK_POLL_SECONDS = 2.0
+"""How often a run waiting on Dask looks at the cluster (its connection, its workers)."""
+NO_WORKERS_SECONDS = 30.0
+"""How long a scheduler may have no worker before the run says so."""
+
+
+def _to_stderr(line: str) -> None:
+    print(f"evo-mastermind: {line}", file=sys.stderr, flush=True)
 
 
 class SchedulerError(InvalidGameError):
@@ -161,15 +177,32 @@ class ProcessExecutor(Executor):
 
 
 class DaskExecutor(Executor):
-    """A Dask distributed cluster: the scheduler at ``address``, or a LocalCluster."""
+    """A Dask distributed cluster: the scheduler at ``address``, or a LocalCluster.
 
-    def __init__(self, workers: int | None = None, address: str | None = None) -> None:
-        # Workers stopped by Ctrl-C log cancelled tasks; only errors are worth showing. Set
-        # before distributed is imported here and in the worker processes (they inherit it).
-        os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
-        from distributed import Client, LocalCluster, as_completed
+    Failures of the cluster are one line each (:class:`SchedulerError`), with the next
+    step: a lost scheduler or a dead worker stops the run (finished games are kept, for
+    ``--resume``); a scheduler without workers is said once after
+    :data:`NO_WORKERS_SECONDS`, and the run waits for workers to join.
+    """
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        address: str | None = None,
+        notify: Callable[[str], None] | None = None,
+    ) -> None:
+        # distributed logs a lost connection or a stopped worker as a wall of tracebacks;
+        # each failure is one line here instead. Set before distributed is imported, here
+        # and in the worker processes (they inherit it); a user's own setting wins.
+        quiet = "DASK_LOGGING__DISTRIBUTED" not in os.environ
+        os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "critical")
+        from distributed import Client, LocalCluster
+
+        if quiet:
+            _quiet_distributed()
 
         self._cluster = None
+        self._notify = notify or _to_stderr
         if address is None:
             _one_blas_thread_per_worker()
             self._cluster = LocalCluster(
@@ -181,32 +214,89 @@ class DaskExecutor(Executor):
             self._client = Client(self._cluster)
         else:
             self._client = _connect(Client, address)
+        self.address = address or str(self._cluster.scheduler_address if self._cluster else "")
         self.workers = max(1, len(self._client.scheduler_info().get("workers", {})))
-        self._as_completed = as_completed()
-        self._tags: dict[object, Any] = {}
+        self._futures: dict[Any, Any] = {}
+        self._without_workers_since: float | None = None
 
     def submit(self, fn: Callable[[Any], Any], argument: Any, tag: Any) -> None:
         """Send a task to the cluster (never deduplicated: pure=False)."""
         future = self._client.submit(fn, argument, pure=False)
-        self._tags[future.key] = tag
-        self._as_completed.add(future)
+        self._futures[future] = tag
 
     def next_done(self) -> tuple[Any, Any]:
-        """Wait for the first finished task."""
-        future = next(self._as_completed)
-        return self._tags.pop(future.key), future.result()
+        """Wait for the first finished task, watching the cluster while waiting.
+
+        Raises:
+            SchedulerError: the scheduler was lost, or a worker died playing a task.
+        """
+        from distributed import KilledWorker, wait
+
+        try:
+            while True:
+                try:
+                    done, _ = wait(
+                        list(self._futures),
+                        timeout=DASK_POLL_SECONDS,
+                        return_when="FIRST_COMPLETED",
+                    )
+                except TimeoutError:  # nothing finished meanwhile: is the cluster still there?
+                    self._check_workers()
+                    continue
+                future = next(iter(done))
+                tag = self._futures.pop(future)
+                return tag, future.result()
+        except KilledWorker as error:
+            raise SchedulerError(
+                f"a Dask worker died while playing games ({' '.join(str(error).split())[:120]}); "
+                "finished games are kept: check the workers' memory and logs, then rerun "
+                "with --resume"
+            ) from None
+        except (CancelledError, OSError, TimeoutError) as error:
+            raise SchedulerError(
+                f"lost the Dask scheduler at {self.address} ({type(error).__name__}); finished "
+                "games are kept: start the scheduler and its workers again, then rerun with "
+                "--resume"
+            ) from None
+
+    def _check_workers(self) -> None:
+        """Say once, after a while, that no worker is there to play the games."""
+        if self._client.status != "running":
+            raise OSError("the client is no longer connected")
+        workers = self._client.scheduler_info().get("workers", {})
+        if workers:
+            self._without_workers_since = None
+            return
+        now = time.monotonic()
+        if self._without_workers_since is None:
+            self._without_workers_since = now
+        elif now - self._without_workers_since >= NO_WORKERS_SECONDS:
+            self._without_workers_since = math.inf  # said once
+            self._notify(
+                f"no Dask worker is connected to the scheduler at {self.address}: start one "
+                f"with 'dask worker {self.address}'; the run waits for it (Ctrl-C stops, "
+                "finished games are kept for --resume)"
+            )
 
     def pending(self) -> int:
         """Tasks on the cluster."""
-        return len(self._tags)
+        return len(self._futures)
 
     def close(self) -> None:
         """Disconnect, and stop the local cluster if this executor made one."""
         # Stopping workers mid-task makes distributed log warnings that say nothing useful.
         logging.getLogger("distributed").setLevel(logging.CRITICAL)
-        self._client.close()
+        with contextlib.suppress(Exception):  # a lost scheduler: nothing left to close
+            self._client.close(timeout=DASK_CONNECT_SECONDS)
         if self._cluster is not None:
             self._cluster.close()
+
+
+def _quiet_distributed() -> None:
+    """Only critical messages from distributed's loggers (its config sets some children apart)."""
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name == "distributed" or name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def _connect(client: Any, address: str) -> Any:

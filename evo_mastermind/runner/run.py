@@ -7,6 +7,7 @@ changes a result.
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 import time
@@ -20,9 +21,10 @@ from tqdm import tqdm
 
 from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.runner.config import ExperimentConfig
+from evo_mastermind.runner.crash import PlayerCrash, PlayerCrashError
 from evo_mastermind.runner.executors import Executor
 from evo_mastermind.runner.plan import GameKey, Group, make_batch, plan_groups
-from evo_mastermind.runner.storage import ResultsDir, ResultsError
+from evo_mastermind.runner.storage import NewerRecordError, ResultsDir, ResultsError
 from evo_mastermind.runner.worker import play_batch
 
 TARGET_TASK_SECONDS = 2.0
@@ -118,12 +120,22 @@ def prepare(
         )
     try:
         record = results.read_manifest() if results.manifest_path.exists() else None
+    except NewerRecordError as error:
+        raise RunnerError(
+            f"{error}; it is left untouched (choose another --out to run with this version)"
+        ) from None
     except ResultsError as error:
-        notify(f"warning: {error}; it is rewritten from the config")
+        damaged: ResultsError | None = error
         record = None
+    else:
+        damaged = None
     # Without games (e.g. a fresh clone holding only committed reports) nothing can be mixed.
     if record is not None and results.shards():
         _check_extension(results, record, config, notify)
+    elif results.shards():
+        check_stored_options(results, config)
+    if damaged is not None:  # said once the stored games are known to match the config
+        notify(f"warning: {damaged}; it is rewritten from the config")
     problems = results.shard_problems(config.identity(), {e.label for e in config.entries()})
     for problem in problems:
         if problem.kind == "foreign":
@@ -178,6 +190,51 @@ def _check_extension(
     notify(f"extending the stored results: playing only the new games ({'; '.join(news)})")
 
 
+def check_stored_options(results: ResultsDir, config: ExperimentConfig) -> None:
+    """Without a readable record, check the stored games' own player and options.
+
+    Raises:
+        RunnerError: a label whose stored games were played by another player or with
+            other options than the config gives it (naming the label and the option).
+    """
+    entries = {entry.label: entry for entry in config.entries()}
+    for label, player, params_json in sorted(results.stored_players()):
+        entry = entries.get(label)
+        if entry is None:
+            raise RunnerError(
+                f"player {label!r} has games in {results.path} but is not in the config "
+                "(checked on the stored games: experiment.json is missing or unreadable); put "
+                "it back, or use --force to replace every result"
+            )
+        if entry.player != player:
+            raise RunnerError(
+                f"player {label!r} has games in {results.path} played by {player!r}, but the "
+                f"config gives it {entry.player!r} (checked on the stored games: "
+                "experiment.json is missing or unreadable); give it a new label, or use --force"
+            )
+        stored = json.loads(params_json)
+        if stored != entry.params:
+            option = sorted(
+                key
+                for key in {*stored, *entry.params}
+                if stored.get(key, _UNSET) != entry.params.get(key, _UNSET)
+            )[0]
+            was = _option_text(stored, option)
+            now = _option_text(entry.params, option)
+            raise RunnerError(
+                f"player {label!r} has games in {results.path} played with {was}, "
+                f"but the config gives {now} (checked on the stored games: experiment.json is "
+                "missing or unreadable); give the new options a new label, or use --force"
+            )
+
+
+_UNSET = object()
+
+
+def _option_text(params: dict[str, Any], option: str) -> str:
+    return f"{option}={params[option]!r}" if option in params else f"{option} at its default"
+
+
 def run_experiment(
     config: ExperimentConfig,
     config_path: Path,
@@ -195,6 +252,7 @@ def run_experiment(
     check_out(results)
     with results.lock(notify):
         prepare(results, config, resume, force, notify)
+        results.crash_log.unlink(missing_ok=True)  # a crash of an earlier attempt, now replayed
         groups = plan_groups(config)
         planned = sum(len(group.keys) for group in groups)
         results.write_manifest(manifest_of(config, planned), config_text)
@@ -291,8 +349,23 @@ def _play_all(
 
     refill()
     while executor.pending():
-        queue, games = executor.next_done()
-        results.write_shard(games, identity)
+        queue, batch = executor.next_done()
+        games = batch.games
+        if games.num_rows:
+            results.write_shard(games, identity)
+            bar.update(games.num_rows)
+        if batch.crash is not None:
+            bar.close()
+            raise _crashed(results, batch.crash)
         queue.learn(games)
-        bar.update(games.num_rows)
         refill()
+
+
+def _crashed(results: ResultsDir, crash: PlayerCrash) -> PlayerCrashError:
+    """The one-line error of a crashed player, its traceback written to the results log."""
+    log: Path | None = results.crash_log
+    try:
+        results.crash_log.write_text(crash.log_text(), encoding="utf-8")
+    except OSError:
+        log = None  # the line still names the player, game and exception
+    return PlayerCrashError(crash.line(log, results.count_games()))

@@ -8,6 +8,7 @@ Layout::
     DIR/config.yaml              the config file as given
     DIR/games/part-NNNNN.parquet one shard per finished batch, stamped with the fingerprint
     DIR/set-aside/               damaged shards moved out of games/ by ``--resume``
+    DIR/player-error.log         the traceback of a player that raised (the run stopped)
     DIR/summary.csv, report.md, plots/KIND.png, ...   what ``report`` and ``plot`` write
 
 A shard is written to a hidden temporary name and renamed into place, so a killed run
@@ -56,9 +57,15 @@ GAMES_SCHEMA = pa.schema(
         ("capped_guesses", pa.int64()),
         ("seconds", pa.float64()),
         ("player_seconds", pa.float64()),
+        ("failure", pa.string()),
     ]
 )
-"""The games table: one row per game; ``evaluations`` and the like are null where not counted."""
+"""The games table: one row per game; ``evaluations`` and the like are null where not counted.
+
+``failure`` says in words why a game that was not solved failed (null when solved)."""
+
+ADDED_COLUMNS = ("failure",)
+"""Columns added after shards were first written: an older shard reads them as nulls."""
 
 TIMING_COLUMNS = ["seconds", "player_seconds"]
 """Columns that measure time and so differ between otherwise identical runs."""
@@ -69,6 +76,7 @@ RECORD_NAME = "experiment.json"
 CONFIG_NAME = "config.yaml"
 GAMES_NAME = "games"
 SET_ASIDE_NAME = "set-aside"
+CRASH_LOG_NAME = "player-error.log"
 RECORD_VERSION = 1
 """The version of ``experiment.json`` written now; records without one are version 0."""
 
@@ -93,6 +101,10 @@ PLOT_OUTPUTS = tuple(
 
 class ResultsError(InvalidGameError):
     """A results directory that cannot be used as asked, explained in one line."""
+
+
+class NewerRecordError(ResultsError):
+    """``experiment.json`` written by a newer version: never read as, nor replaced by, ours."""
 
 
 class ExperimentRecord(BaseModel):
@@ -137,6 +149,7 @@ class ResultsDir:
         self.marker_path = self.path / MARKER_NAME
         self.lock_path = self.path / LOCK_NAME
         self.set_aside = self.path / SET_ASIDE_NAME
+        self.crash_log = self.path / CRASH_LOG_NAME
 
     # -- ownership ---------------------------------------------------------------------
 
@@ -196,7 +209,7 @@ class ResultsDir:
             shard.unlink()
         self.remove_partial_shards()
         _remove_if_empty(self.games)
-        for name in (*REPORT_OUTPUTS, RECORD_NAME, CONFIG_NAME):
+        for name in (*REPORT_OUTPUTS, RECORD_NAME, CONFIG_NAME, CRASH_LOG_NAME):
             (self.path / name).unlink(missing_ok=True)
         plots = self.path / "plots"
         for name in PLOT_OUTPUTS:
@@ -268,7 +281,7 @@ class ResultsDir:
                 f"{path} is not an experiment record ({where}: {first['msg'].lower()})"
             ) from None
         if record.version > RECORD_VERSION:
-            raise ResultsError(
+            raise NewerRecordError(
                 f"{path} has record version {record.version}, newer than this evo-mastermind "
                 f"reads ({RECORD_VERSION}); upgrade evo-mastermind"
             )
@@ -370,6 +383,15 @@ class ResultsDir:
                 total += pq.ParquetFile(shard).metadata.num_rows
         return total
 
+    def stored_players(self) -> set[tuple[str, str, str]]:
+        """The (label, player, params JSON) of every stored game, from the readable shards."""
+        found: set[tuple[str, str, str]] = set()
+        for shard in self.shards():
+            with contextlib.suppress(pa.ArrowException, OSError, ValueError, KeyError):
+                table = pq.read_table(shard, columns=["label", "player", "params"])
+                found.update(zip(*table.to_pydict().values(), strict=True))
+        return found
+
     def done_keys(self) -> set[GameKey]:
         """The identities of every game already stored (shards checked beforehand)."""
         keys: set[GameKey] = set()
@@ -399,6 +421,9 @@ def _read_shard(shard: Path, fingerprint: str | None, labels: set[str] | None) -
     stamp = (table.schema.metadata or {}).get(SHARD_FINGERPRINT_KEY)
     if stamp is not None and fingerprint is not None and stamp.decode() != fingerprint:
         raise fail("foreign", f"fingerprint {stamp.decode()[:16]}, this one is {fingerprint}")
+    for name in ADDED_COLUMNS:
+        if name not in table.column_names:
+            table = table.append_column(name, pa.nulls(table.num_rows, pa.string()))
     missing = [name for name in GAMES_SCHEMA.names if name not in table.column_names]
     if missing:
         raise fail("damaged", f"the games table has no column {', '.join(map(repr, missing))}")

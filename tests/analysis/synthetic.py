@@ -72,6 +72,7 @@ def make_games(
                         "capped_guesses": None,
                         "seconds": float(rng.exponential(0.002)),
                         "player_seconds": float(rng.exponential(0.001)),
+                        "failure": "guess limit: not solved" if lost else None,
                     }
                 )
     games = pd.DataFrame(rows, columns=list(GAME_COLUMNS))
@@ -104,6 +105,7 @@ def fixed_games(guesses: Mapping[str, Sequence[Sequence[int]]], **columns: Any) 
         "capped_guesses": pd.NA,
         "seconds": 0.01,
         "player_seconds": 0.005,
+        "failure": None,
     }
     for column, value in {**defaults, **columns}.items():
         games[column] = value

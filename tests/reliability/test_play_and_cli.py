@@ -41,6 +41,21 @@ def test_every_player_catches_a_lying_codemaker(
     assert out.count("black white?") <= 10 + BAD_ANSWERS_IN_A_ROW
 
 
+@pytest.mark.parametrize("player", ["ga", "eda", "archive"])
+@pytest.mark.parametrize("lie", ["0 0", "1 0"])
+def test_evolutionary_players_meet_a_liar_on_a_space_too_large_to_list(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, player: str, lie: str
+) -> None:
+    # (10,10) has 10^10 codes but 92,378 colour mixes: the colours give the lie away within
+    # a few guesses (it took the 100-guess stop, minutes of capped evolution, before).
+    answer(monkeypatch, f"{lie}\n" * 200)
+    status = main(["play", "--interactive", "--pegs", "10", "--colors", "10", "--player", player])
+    out, err = capsys.readouterr()
+    assert status == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert "leaves no mix of colours that agrees with it" in err, err
+    assert out.count("black white?") <= 10 + BAD_ANSWERS_IN_A_ROW
+
+
 def test_the_contradicting_answer_is_named(fails: Failure, monkeypatch: pytest.MonkeyPatch) -> None:
     answer(monkeypatch, "0 0\n" * 10)
     fails(
@@ -62,14 +77,14 @@ def test_unlistable_space_is_bounded_by_the_guess_limit(
         "--pegs",
         "12",
         "--colors",
-        "12",
+        "13",
         "--player",
         "ga",
         "-o",
         "max_evaluations_per_guess=200",
         "-o",
         "population_size=10",
-        pattern=r"not solved within 100 guesses; on \(12,12\) the answers cannot be checked",
+        pattern=r"not solved within 100 guesses; on \(12,13\) the answers cannot be checked",
     )
 
 

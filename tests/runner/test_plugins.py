@@ -130,7 +130,9 @@ def test_a_worker_imports_the_plugins_a_batch_names(
     base._imported_plugins.clear()
     for name in [name for name in sys.modules if name.startswith("mylab")]:
         del sys.modules[name]
-    games = play_batch(batch)
+    played = play_batch(batch)
+    games = played.games
+    assert played.crash is None
     assert games.num_rows == 3 and set(games.column("player").to_pylist()) == {"colourful"}
 
 

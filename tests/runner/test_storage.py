@@ -38,3 +38,22 @@ def test_ownership_and_clear(tmp_path: Path) -> None:
     assert (tmp_path / MARKER_NAME).is_file() and results.owned()
     results.clear()
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([MARKER_NAME, "mine.txt"])
+
+
+def test_a_shard_written_before_the_failure_column_reads_it_as_empty(tmp_path: Path) -> None:
+    import pyarrow as pa
+
+    from evo_mastermind.runner.storage import GAMES_SCHEMA
+
+    old_schema = pa.schema([field for field in GAMES_SCHEMA if field.name != "failure"])
+    row = {
+        "label": "E", "player": "entropy", "params": "{}", "pegs": 3, "colors": 3,
+        "secrets": "full", "run": 0, "secret": "ABC", "occurrence": 0, "n_guesses": 3,
+        "solved": True, "outcome": "solved", "moves": ["AAB", "BCA", "ABC"],
+        "evaluations": None, "distinct_codes": None, "capped_guesses": None,
+        "seconds": 0.1, "player_seconds": 0.1,
+    }  # fmt: skip
+    results = ResultsDir(tmp_path)
+    results.write_shard(pa.Table.from_pylist([row], schema=old_schema))
+    games = results.load_games()
+    assert list(games.columns) == GAMES_SCHEMA.names and games["failure"].isna().all()
