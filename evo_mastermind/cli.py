@@ -125,7 +125,20 @@ def _build_parser() -> argparse.ArgumentParser:
     tree = commands.add_parser("tree", help="build a deterministic player's decision tree")
     _add_game_arguments(tree)
     tree.set_defaults(player="knuth")
-    tree.add_argument("--out", required=True, help="JSON file to write")
+    tree.add_argument("--out", required=True, help="file to write (JSON, or DOT with --format dot)")
+    tree.add_argument(
+        "--format",
+        choices=["json", "dot"],
+        default="json",
+        help="json (default: the tree the 'tree' player replays) or dot (GraphViz text, to draw "
+        "with e.g. 'dot -Tsvg')",
+    )
+    tree.add_argument(
+        "--depth",
+        type=int,
+        metavar="N",
+        help="with --format dot: draw the first N guesses only, each deeper subtree as one node",
+    )
     tree.add_argument("--no-progress", action="store_true", help="no progress bar")
     tree.set_defaults(handler=_tree)
 
@@ -392,12 +405,21 @@ def _parse_answer(line: str, space: CodeSpace) -> Response | str:
 
 def _tree(args: argparse.Namespace) -> int:
     if Path(args.out).is_dir():
-        raise UsageError(f"--out {args.out} is a directory; give the JSON file to write")
+        raise UsageError(f"--out {args.out} is a directory; give the file to write")
+    if args.depth is not None and args.format != "dot":
+        raise UsageError("--depth limits a drawing: it needs --format dot")
+    if args.depth is not None and args.depth < 1:
+        raise UsageError(f"--depth must be at least 1, got {args.depth}")
     from evo_mastermind.players.tree import build_tree
 
     _, player = _make(args)
     tree = build_tree(player, _options(args), progress=not args.no_progress)
-    tree.save(args.out)
+    if args.format == "dot":
+        from evo_mastermind.players.tree_dot import tree_to_dot
+
+        Path(args.out).write_text(tree_to_dot(tree, args.depth))
+    else:
+        tree.save(args.out)
     counts = tree.guess_counts()
     print(
         f"{args.player} on {player.space}: {int(counts.sum())} guesses over {counts.size} secrets "
