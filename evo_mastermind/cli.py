@@ -205,6 +205,19 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     plot.set_defaults(handler=_plot)
 
+    export = commands.add_parser(
+        "export", help="write a results directory's games for other tools (IOHprofiler)"
+    )
+    export.add_argument("results", help="a results directory written by 'run'")
+    export.add_argument(
+        "--format",
+        choices=["ioh"],
+        required=True,
+        help="ioh: IOHprofiler data (IOHanalyzer, iohinspector), written by the ioh package",
+    )
+    export.add_argument("--out", required=True, help="a new (or empty) directory to write")
+    export.set_defaults(handler=_export)
+
     players = commands.add_parser(
         "players", help="list the registered players, their options and presets"
     )
@@ -517,6 +530,19 @@ def _plot(args: argparse.Namespace) -> int:
     from evo_mastermind.analysis import plot_results
 
     print(plot_results(Path(args.results), args.kind, args.out, pool_secrets=args.pool_secrets))
+    _warn_if_incomplete(Path(args.results))
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from evo_mastermind.analysis.ioh_export import export_results
+
+    exported = export_results(Path(args.results), Path(args.out))
+    print(
+        f"{exported.runs:,} games ({exported.evaluations:,} guesses) of {exported.algorithms} "
+        f"players on {exported.problems} game size{'s' if exported.problems != 1 else ''} "
+        f"written as IOHprofiler data to {exported.out}"
+    )
     _warn_if_incomplete(Path(args.results))
     return 0
 
