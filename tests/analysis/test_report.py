@@ -288,3 +288,23 @@ def test_timing_columns_of_markdown_tables_are_ignored_too(tmp_path: Path) -> No
     assert "1.5" in path.read_text()
     write_unless_same(path, "# T\n\n| label | mean_ms | wins |\n|---|---|---|\n| A | 9.0 | 4 |\n")
     assert "| A | 9.0 | 4 |" in path.read_text()
+
+
+def test_a_row_compared_as_a_published_label_gets_its_verdict_and_a_note() -> None:
+    games = fixed_games({"Entropy": INSIDE_ENTROPY, "Entropy, ABCD opening": ABOVE_RANDOM})
+    experiment = experiment_record(games, compare_as={"Entropy, ABCD opening": "Entropy"})
+    markdown = build_report(games, experiment, load_published(TABLE2), "t2.csv").markdown
+    rows = {row[0]: row for row in table_rows(markdown)}
+    assert rows["Entropy, ABCD opening"][9:] == [
+        "4.408",
+        "4.383–4.424",
+        "outside: above the published range",
+    ]
+    assert (
+        "**Entropy, ABCD opening** is outside the published range of Entropy: mean 4.700"
+        in markdown
+    )
+    assert "- **Entropy, ABCD opening** is held against the published row Entropy." in markdown
+    assert "Published but not played here: Most parts, Expected size, Worst case, Random." in (
+        markdown
+    )
