@@ -16,6 +16,7 @@ if TYPE_CHECKING:
         pairwise_a12,
         vargha_delaney_a12,
     )
+    from evo_mastermind.analysis.ioh_export import export_ioh
     from evo_mastermind.analysis.kinds import PLOT_KINDS, PlotKind
     from evo_mastermind.analysis.plots import (
         OKABE_ITO,
@@ -62,6 +63,7 @@ _EXPORTS = {
     "mean_confidence_intervals": "evo_mastermind.analysis.effect_sizes",
     "pairwise_a12": "evo_mastermind.analysis.effect_sizes",
     "vargha_delaney_a12": "evo_mastermind.analysis.effect_sizes",
+    "export_ioh": "evo_mastermind.analysis.ioh_export",
     "OKABE_ITO": "evo_mastermind.analysis.plots",
     "PLOT_KINDS": "evo_mastermind.analysis.kinds",
     "PlotKind": "evo_mastermind.analysis.kinds",
@@ -112,6 +114,7 @@ __all__ = [
     "build_report",
     "compact_letters",
     "compare_with_published",
+    "export_ioh",
     "find_project_root",
     "group_exceptions",
     "grouped_summary",
