@@ -216,6 +216,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="ioh: IOHprofiler data (IOHanalyzer, iohinspector), written by the ioh package",
     )
     export.add_argument("--out", required=True, help="a new (or empty) directory to write")
+    export.add_argument("--no-progress", action="store_true", help="no progress bar")
     export.set_defaults(handler=_export)
 
     players = commands.add_parser(
@@ -537,7 +538,7 @@ def _plot(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from evo_mastermind.analysis.ioh_export import export_results
 
-    exported = export_results(Path(args.results), Path(args.out))
+    exported = export_results(Path(args.results), Path(args.out), progress=not args.no_progress)
     print(
         f"{exported.runs:,} games ({exported.evaluations:,} guesses) of {exported.algorithms} "
         f"players on {exported.problems} game size{'s' if exported.problems != 1 else ''} "

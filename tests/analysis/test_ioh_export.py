@@ -8,7 +8,7 @@ import pytest
 from evo_mastermind.analysis.ioh_export import export_ioh, problem_name
 from evo_mastermind.analysis.results import AnalysisError
 from evo_mastermind.cli import main
-from evo_mastermind.codes import CodeSpace
+from evo_mastermind.codes import CodeSpace, InvalidGameError
 from tests.analysis.synthetic import STRONG, WEAK, experiment_record, make_games, write_results
 
 iohinspector = pytest.importorskip("iohinspector")
@@ -104,6 +104,16 @@ def test_the_export_refuses_a_used_directory_and_names_a_missing_ioh(
     monkeypatch.setitem(sys.modules, "ioh", None)
     with pytest.raises(AnalysisError, match="needs the ioh package: pip install ioh"):
         export_ioh(games, tmp_path / "new")
+
+
+def test_an_export_that_fails_leaves_nothing_behind(tmp_path: Path) -> None:
+    games = make_games({"A": STRONG, "B": WEAK}, runs=1, games_per_run=10)
+    moves = list(games["moves"])
+    moves[-1] = ["ZZZZ"]  # not a code of (4,6): the last game cannot be written
+    games["moves"] = moves
+    with pytest.raises(InvalidGameError, match="ZZZZ"):
+        export_ioh(games, tmp_path / "ioh")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_export_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
