@@ -173,7 +173,9 @@ def export_ioh(
 ) -> IohExport:
     """Write ``games`` as IOHprofiler data under ``out`` (a new or empty directory).
 
-    About 2–4 ms a game: the ``ioh`` logger writes each run's record as the run ends.
+    About 4 ms of CPU a game, most of it in the ``ioh`` logger, which writes each run's
+    record as the run ends: Table 3's 155,520 games took 595 s of CPU (22 min on a loaded
+    two-core machine) and 60 MB; iohinspector reads them back in 2 s.
 
     Args:
         games: a games table.
