@@ -65,7 +65,17 @@ def default_text(field: FieldInfo) -> str:
 
 
 def _cell(text: str | None) -> str:
+    """Text for a table cell: one line, its pipes escaped so they do not split the cell."""
     return " ".join((text or "").split()).replace("|", "\\|")
+
+
+def _code_cell(text: str) -> str:
+    """Inline code for a table cell, e.g. a type ``str | None``.
+
+    Python-Markdown's tables never split a cell at a pipe inside backticks, and keep a
+    backslash there as written: escaping the pipe would show its backslash.
+    """
+    return "`" + " ".join(text.split()) + "`"
 
 
 def fields_table(
@@ -80,7 +90,7 @@ def fields_table(
         annotation = type_text(field.annotation)
         cells = [
             f"`{key}`",
-            f"`{_cell(annotation)}`",
+            _code_cell(annotation),
             default_text(field),
             _cell(field.description),
         ]
@@ -213,7 +223,7 @@ def players_reference(registry: dict[str, type[Player]] | None = None) -> Page:
         if presets:
             lines += ["Presets:", "", "| preset | options | source |", "|---|---|---|"]
             lines += [
-                f"| `{preset}` | `{_cell(_options_text(settings.options))}` | "
+                f"| `{preset}` | {_code_cell(_options_text(settings.options))} | "
                 f"{_cell(settings.about)} |"
                 for preset, settings in sorted(presets.items())
             ]

@@ -144,7 +144,20 @@ def _build_parser() -> argparse.ArgumentParser:
     tree = commands.add_parser("tree", help="build a deterministic player's decision tree")
     _add_game_arguments(tree)
     tree.set_defaults(player="knuth")
-    tree.add_argument("--out", required=True, help="JSON file to write")
+    tree.add_argument("--out", required=True, help="file to write (JSON, or DOT with --format dot)")
+    tree.add_argument(
+        "--format",
+        choices=["json", "dot"],
+        default="json",
+        help="json (default: the tree the 'tree' player replays) or dot (GraphViz text, to draw "
+        "with e.g. 'dot -Tsvg')",
+    )
+    tree.add_argument(
+        "--depth",
+        type=int,
+        metavar="N",
+        help="with --format dot: draw the first N guesses only, each deeper subtree as one node",
+    )
     tree.add_argument("--no-progress", action="store_true", help="no progress bar")
     tree.set_defaults(handler=_tree)
 
@@ -206,6 +219,20 @@ def _build_parser() -> argparse.ArgumentParser:
         help="treat every secret source as one (one heat-map row per player)",
     )
     plot.set_defaults(handler=_plot)
+
+    export = commands.add_parser(
+        "export", help="write a results directory's games for other tools (IOHprofiler)"
+    )
+    export.add_argument("results", help="a results directory written by 'run'")
+    export.add_argument(
+        "--format",
+        choices=["ioh"],
+        required=True,
+        help="ioh: IOHprofiler data (IOHanalyzer, iohinspector), written by the ioh package",
+    )
+    export.add_argument("--out", required=True, help="a new (or empty) directory to write")
+    export.add_argument("--no-progress", action="store_true", help="no progress bar")
+    export.set_defaults(handler=_export)
 
     _add_study_commands(commands)
 
@@ -530,12 +557,21 @@ def _parse_answer(line: str, space: CodeSpace) -> Response | str:
 
 def _tree(args: argparse.Namespace) -> int:
     if Path(args.out).is_dir():
-        raise UsageError(f"--out {args.out} is a directory; give the JSON file to write")
+        raise UsageError(f"--out {args.out} is a directory; give the file to write")
+    if args.depth is not None and args.format != "dot":
+        raise UsageError("--depth limits a drawing: it needs --format dot")
+    if args.depth is not None and args.depth < 1:
+        raise UsageError(f"--depth must be at least 1, got {args.depth}")
     from evo_mastermind.players.tree import build_tree
 
     _, player = _make(args)
     tree = build_tree(player, _options(args), progress=not args.no_progress)
-    tree.save(args.out)
+    if args.format == "dot":
+        from evo_mastermind.players.tree_dot import tree_to_dot
+
+        Path(args.out).write_text(tree_to_dot(tree, args.depth))
+    else:
+        tree.save(args.out)
     counts = tree.guess_counts()
     print(
         f"{args.player} on {player.space}: {int(counts.sum())} guesses over {counts.size} secrets "
@@ -670,6 +706,19 @@ def _plot(args: argparse.Namespace) -> int:
     from evo_mastermind.analysis import plot_results
 
     print(plot_results(Path(args.results), args.kind, args.out, pool_secrets=args.pool_secrets))
+    _warn_if_incomplete(Path(args.results))
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from evo_mastermind.analysis.ioh_export import export_results
+
+    exported = export_results(Path(args.results), Path(args.out), progress=not args.no_progress)
+    print(
+        f"{exported.runs:,} games ({exported.evaluations:,} guesses) of {exported.algorithms} "
+        f"players on {exported.problems} game size{'s' if exported.problems != 1 else ''} "
+        f"written as IOHprofiler data to {exported.out}"
+    )
     _warn_if_incomplete(Path(args.results))
     return 0
 

@@ -34,6 +34,18 @@ def test_every_player_and_option_is_on_the_players_reference() -> None:
             assert f"| `{option}` |" in page
 
 
+def test_option_types_render_without_escaped_pipes() -> None:
+    import markdown  # type: ignore[import-untyped]
+
+    page, _ = players_reference()
+    assert "| `str | None` |" in page  # a pipe in backticks never splits a cell
+    html = markdown.markdown(page, extensions=["tables"])
+    assert "<td><code>str | None</code></td>" in html
+    assert "\\|" not in "".join(re.findall(r"<code>[^<]*</code>", html))
+    config_page, _ = config_reference()
+    assert "\\|" not in "".join(re.findall(r"`[^`]*`", config_page))
+
+
 def test_an_undocumented_option_is_reported() -> None:
     from evo_mastermind.players import Player, PlayerParams
 

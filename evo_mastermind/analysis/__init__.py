@@ -1,8 +1,8 @@
 """Analysis of a games table: the paper's summary, rank-sum groups, published comparison, plots.
 
 Entry points for a results directory: :func:`write_report` (``summary.csv``,
-``wilcoxon.csv``, ``report.md``) and :func:`plot_results`. Everything else works on
-pandas DataFrames, for notebooks.
+``wilcoxon.csv``, ``a12.csv``, ``intervals.csv``, ``report.md``) and :func:`plot_results`.
+Everything else works on pandas DataFrames, for notebooks.
 """
 
 from typing import TYPE_CHECKING
@@ -10,6 +10,13 @@ from typing import TYPE_CHECKING
 from evo_mastermind.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from evo_mastermind.analysis.effect_sizes import (
+        a12_magnitude,
+        mean_confidence_intervals,
+        pairwise_a12,
+        vargha_delaney_a12,
+    )
+    from evo_mastermind.analysis.ioh_export import export_ioh
     from evo_mastermind.analysis.kinds import PLOT_KINDS, PlotKind
     from evo_mastermind.analysis.plots import (
         OKABE_ITO,
@@ -52,6 +59,11 @@ if TYPE_CHECKING:
 
 # Names resolve on first use (PEP 562): pandas, scipy and matplotlib load when used.
 _EXPORTS = {
+    "a12_magnitude": "evo_mastermind.analysis.effect_sizes",
+    "mean_confidence_intervals": "evo_mastermind.analysis.effect_sizes",
+    "pairwise_a12": "evo_mastermind.analysis.effect_sizes",
+    "vargha_delaney_a12": "evo_mastermind.analysis.effect_sizes",
+    "export_ioh": "evo_mastermind.analysis.ioh_export",
     "OKABE_ITO": "evo_mastermind.analysis.plots",
     "PLOT_KINDS": "evo_mastermind.analysis.kinds",
     "PlotKind": "evo_mastermind.analysis.kinds",
@@ -98,9 +110,11 @@ __all__ = [
     "AnalysisError",
     "PlotKind",
     "Report",
+    "a12_magnitude",
     "build_report",
     "compact_letters",
     "compare_with_published",
+    "export_ioh",
     "find_project_root",
     "group_exceptions",
     "grouped_summary",
@@ -109,6 +123,8 @@ __all__ = [
     "load_games",
     "load_published",
     "make_figure",
+    "mean_confidence_intervals",
+    "pairwise_a12",
     "pairwise_tests",
     "paper_groups",
     "plot_cumulative",
@@ -121,6 +137,7 @@ __all__ = [
     "save_figure",
     "significant_pairs",
     "summary_table",
+    "vargha_delaney_a12",
     "verdict",
     "write_report",
 ]

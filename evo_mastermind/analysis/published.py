@@ -10,6 +10,7 @@ precision, lies within the published [min, max] of run means.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +29,7 @@ COMPARISON_COLUMNS = (
     "published_max",
     "published_max_guesses",
     "verdict",
+    "published_label",
 )
 """Columns of :func:`compare_with_published`."""
 
@@ -84,30 +86,37 @@ def verdict(mean: float, low: float, high: float, decimals: int = PUBLISHED_DECI
     return INSIDE
 
 
-def compare_with_published(summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
+def compare_with_published(
+    summary: pd.DataFrame, published: pd.DataFrame, compare_as: Mapping[str, str] | None = None
+) -> pd.DataFrame:
     """Each summary row beside the published row of the same label, with a verdict.
 
     Args:
         summary: a table from :func:`~evo_mastermind.analysis.summary.summary_table`
             (``player`` and ``mean`` are used).
         published: a table from :func:`load_published`.
+        compare_as: played label → published label, for rows held against a published row
+            of another name (the config's ``compare_as``).
 
     Returns:
         Columns :data:`COMPARISON_COLUMNS`, in the summary's order; rows with no published
         counterpart have NaN figures and the verdict :data:`UNPUBLISHED`.
+        ``published_label`` names the published row each was compared with.
     """
     require_columns(summary, ("player", "mean"), what="summary")
     reference = published.set_index("label")
+    aliases = dict(compare_as or {})
     rows = []
     for player, mean in zip(summary["player"], summary["mean"], strict=True):
-        if player in reference.index:
-            row = reference.loc[player]
+        target = aliases.get(player, player)
+        if target in reference.index:
+            row = reference.loc[target]
             low, high = float(row["min"]), float(row["max"])
             figures = (float(row["mean"]), low, high, float(row["max_guesses"]))
-            rows.append((player, float(mean), *figures, verdict(float(mean), low, high)))
+            rows.append((player, float(mean), *figures, verdict(float(mean), low, high), target))
         else:
             nan = float("nan")
-            rows.append((player, float(mean), nan, nan, nan, nan, UNPUBLISHED))
+            rows.append((player, float(mean), nan, nan, nan, nan, UNPUBLISHED, ""))
     return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
 
 
@@ -126,7 +135,10 @@ def published_sections(published: pd.DataFrame) -> dict[str, str]:
     }
 
 
-def unreproduced(summary: pd.DataFrame, published: pd.DataFrame) -> list[str]:
-    """Published labels with no row in the summary (strategies not run)."""
-    played = set(summary["player"])
+def unreproduced(
+    summary: pd.DataFrame, published: pd.DataFrame, compare_as: Mapping[str, str] | None = None
+) -> list[str]:
+    """Published labels no summary row is compared with (strategies not run)."""
+    aliases = dict(compare_as or {})
+    played = {aliases.get(player, player) for player in summary["player"]}
     return [label for label in published["label"] if label not in played]

@@ -1,8 +1,10 @@
 """The Markdown report of an experiment: the paper's table, groups, and the published figures.
 
 :func:`write_report` is the entry point for a results directory: it writes
-``summary.csv``, ``wilcoxon.csv`` (every tested pair), ``by_size.csv`` (only when several
-game sizes or secret sources were played) and ``report.md``, and returns the Markdown.
+``summary.csv``, ``wilcoxon.csv`` (every tested pair), ``a12.csv`` (their Vargha–Delaney
+A12), ``intervals.csv`` (bootstrap intervals of the mean guesses), ``by_size.csv`` (only
+when several game sizes or secret sources were played) and ``report.md``, and returns the
+Markdown.
 :func:`build_report` does the same work on DataFrames without touching the disk. A file
 whose content would change only in its timing columns is left as it is, so rerunning a
 committed experiment leaves the repository clean.
@@ -20,6 +22,7 @@ from typing import Any
 
 import pandas as pd
 
+from evo_mastermind.analysis.effect_sizes import mean_confidence_intervals, pairwise_a12
 from evo_mastermind.analysis.failures import FLAG, failed_games, failure_notes
 from evo_mastermind.analysis.published import (
     INSIDE,
@@ -68,6 +71,11 @@ class Report:
     tests: pd.DataFrame
     by_size: pd.DataFrame | None
     """Per label and block figures, when more than one block was played."""
+    effect_sizes: pd.DataFrame | None = None
+    """Vargha–Delaney A12 of every pair (:func:`~evo_mastermind.analysis.pairwise_a12`)."""
+    intervals: pd.DataFrame | None = None
+    """Bootstrap intervals of the mean guesses
+    (:func:`~evo_mastermind.analysis.mean_confidence_intervals`)."""
 
 
 def _number(value: float, decimals: int = 3) -> str:
@@ -140,13 +148,19 @@ def _comparison_lines(comparison: pd.DataFrame, missing: list[str], source: str)
     outside = comparison[~comparison["verdict"].isin([INSIDE, UNPUBLISHED])]
     for row in outside.itertuples():
         side = "below" if "below" in str(row.verdict) else "above"
+        target = str(row.published_label)
+        against = "" if target == str(row.player) else f" of {target}"
         lines.append(
-            f"- **{row.player}** is outside the published range: mean {row.mean:.3f} is "
+            f"- **{row.player}** is outside the published range{against}: mean {row.mean:.3f} is "
             f"{side} {row.published_min:.3f}–{row.published_max:.3f} "
             f"(published mean {row.published_mean:.3f})."
         )
     if outside.empty and (comparison["verdict"] == INSIDE).any():
         lines.append("- Every reproduced row is inside the published range of run means.")
+    published = comparison["verdict"] != UNPUBLISHED
+    renamed = comparison[published & (comparison["published_label"] != comparison["player"])]
+    for row in renamed.itertuples():
+        lines.append(f"- **{row.player}** is held against the published row {row.published_label}.")
     unmatched = comparison.loc[comparison["verdict"] == UNPUBLISHED, "player"].tolist()
     if unmatched:
         lines.append(f"- Not in the published table: {', '.join(unmatched)}.")
@@ -213,9 +227,12 @@ def _block_lines(
     published_source: str,
     rule: GroupRule,
     heading: str,
+    compare_as: dict[str, str],
 ) -> list[str]:
     """One block's paper table (one per section, if any), group notes and comparison."""
-    comparison = compare_with_published(summary, published) if published is not None else None
+    comparison = (
+        compare_with_published(summary, published, compare_as) if published is not None else None
+    )
     runs = "/".join(str(runs) for runs in sorted(set(summary["runs"])))
     lines = [
         f"{block['label'].nunique()} players, {len(block)} games, {runs} runs each, "
@@ -234,8 +251,44 @@ def _block_lines(
             lines += [*failure_notes(block, chosen["player"].tolist()), ""]
         lines.append(f"{heading} Against the published table")
     if comparison is not None and published is not None:
-        missing = unreproduced(summary, published)
+        missing = unreproduced(summary, published, compare_as)
         lines += ["", *_comparison_lines(comparison, missing, published_source)]
+    return [*lines, ""]
+
+
+def _effect_lines(
+    effect_sizes: pd.DataFrame, intervals: pd.DataFrame, on: TestOn, heading: str
+) -> list[str]:
+    """A block's bootstrap intervals of the mean guesses and its pairs' A12 effect sizes."""
+    unit = "games" if on == "games" else "run means"
+    lines = [
+        f"{heading} Mean guesses with bootstrap 95% confidence intervals",
+        "",
+        f"Percentile bootstrap over each player's {unit} (scipy.stats.bootstrap, "
+        "seeded by the experiment's seed: the intervals are the same on every rerun).",
+        "",
+        _row(["Strategy", unit, "mean", "95% CI"]),
+        _row(["---"] * 4),
+    ]
+    for row in intervals.to_dict("records"):
+        interval = f"{_number(float(row['low']))}–{_number(float(row['high']))}"
+        lines.append(
+            _row([str(row["label"]), str(row["n"]), _number(float(row["mean"])), interval])
+        )
+    lines += [
+        "",
+        f"{heading} Effect sizes (Vargha–Delaney A12)",
+        "",
+        f"A12 is the probability that one of A's {unit} is above one of B's, ties counted "
+        "half: below 0.5 A needs fewer guesses. Magnitude on max(A12, 1 − A12) "
+        "(Vargha & Delaney 2000): negligible < 0.56 ≤ small < 0.64 ≤ medium < 0.71 ≤ large.",
+        "",
+        _row(["A", "B", "A12", "magnitude"]),
+        _row(["---"] * 4),
+    ]
+    for pair in effect_sizes.to_dict("records"):
+        cells = [str(pair["label_a"]), str(pair["label_b"]), _number(float(pair["a12"]))]
+        lines.append(_row([*cells, str(pair["magnitude"])]))
     return [*lines, ""]
 
 
@@ -255,7 +308,8 @@ def build_report(
     Args:
         games: a games table.
         experiment: the experiment record: ``name``, and optionally ``test_on``
-            (``games``), ``alpha`` (0.05), ``holm`` (false), ``players`` (config order).
+            (``games``), ``alpha`` (0.05), ``holm`` (false), ``players`` (config order),
+            ``compare_as`` (played label → published label).
         published: a published table to compare with (from :func:`load_published`).
         published_source: how the report names the published table.
         rule: where group separators go (see :func:`~evo_mastermind.analysis.stats.paper_groups`).
@@ -276,6 +330,10 @@ def build_report(
         games, on=on, holm=holm, alpha=alpha, experiment=experiment, sections=sections
     )
     game_blocks = blocks(games)
+    effect_sizes = pairwise_a12(games, on=on, experiment=experiment)
+    intervals = mean_confidence_intervals(
+        games, seed=int(experiment.get("seed") or 0), on=on, experiment=experiment
+    )
     lines = [
         f"# {experiment['name']}: {size_text(games)}",
         "",
@@ -295,11 +353,18 @@ def build_report(
             published_source,
             rule,
             heading="###" if len(game_blocks) > 1 else "##",
+            compare_as={str(k): str(v) for k, v in (experiment.get("compare_as") or {}).items()},
+        )
+        lines += _effect_lines(
+            _in_block(effect_sizes, pegs, colors, secrets),
+            _in_block(intervals, pegs, colors, secrets),
+            on,
+            heading="###" if len(game_blocks) > 1 else "##",
         )
     by_size = grouped_summary(games, experiment) if len(game_blocks) > 1 else None
     if by_size is not None:
         lines += ["## By game size", "", *_frame_lines(by_size), ""]
-    return Report("\n".join(lines), summary, tests, by_size)
+    return Report("\n".join(lines), summary, tests, by_size, effect_sizes, intervals)
 
 
 def _in_block(table: pd.DataFrame, pegs: int, colors: int, secrets: str) -> pd.DataFrame:
@@ -400,6 +465,9 @@ def write_report(
     report = build_report(games, experiment, published, str(source), rule)
     _write_csv(report.summary, results_dir / "summary.csv")
     _write_csv(report.tests, results_dir / "wilcoxon.csv")
+    if report.effect_sizes is not None and report.intervals is not None:
+        _write_csv(report.effect_sizes, results_dir / "a12.csv")
+        _write_csv(report.intervals, results_dir / "intervals.csv")
     if report.by_size is not None:
         _write_csv(report.by_size, results_dir / "by_size.csv")
     else:  # a by-size table left by an earlier, multi-size analysis would mislead

@@ -266,6 +266,10 @@ class ExperimentConfig(Strict):
     """A published table to set beside the results in the report: a CSV file relative to the
     project root, or a table shipped with the package (``published/…csv``; ``evo-mastermind
     studies`` lists them)."""
+    compare_as: dict[str, str] = Field(default_factory=dict)
+    """Played label → published label, for rows compared with a published row of another name
+    (e.g. ``{"EDA + f_l, ABCA opening": "EDA + f_l"}``: the same player from another opening,
+    held against the row the paper printed). Rows of the same name need no entry."""
     report: Literal["paper", "tournament"] = "paper"
     """``paper``: the paper's table with groups and verdicts; ``tournament``: wins, losses,
     failures and scores per secret source."""
@@ -300,6 +304,9 @@ class ExperimentConfig(Strict):
         duplicates = sorted({label for label in labels if labels.count(label) > 1})
         if duplicates:
             raise ValueError(f"player labels must be unique; repeated: {', '.join(duplicates)}")
+        strangers = sorted(set(self.compare_as) - set(labels))
+        if strangers:
+            raise ValueError(f"compare_as: {strangers[0]!r} is not the label of a player")
         kinds = [source.describe() for source in self.secrets]
         if len(set(kinds)) < len(kinds):
             raise ValueError("secrets: each kind of source may appear once")
@@ -357,7 +364,7 @@ class ExperimentConfig(Strict):
 
     def _game_settings(self, exclude: set[str]) -> dict[str, Any]:
         """The settings that decide games, less ``exclude`` (names and reporting never do)."""
-        reporting = {"name", "description", "compare_with", "statistics", "report"}
+        reporting = {"name", "description", "compare_with", "compare_as", "statistics", "report"}
         return self.model_dump(
             mode="json", exclude=reporting | {"batch_games", "plugins"} | exclude
         )

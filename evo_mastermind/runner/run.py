@@ -66,6 +66,7 @@ def manifest_of(config: ExperimentConfig, games: int) -> dict[str, Any]:
         "time_limit": config.time_limit,
         "players": [entry.model_dump() for entry in config.entries()],
         "compare_with": config.compare_with,
+        "compare_as": config.compare_as,
         "report": config.report,
         "alpha": config.statistics.alpha,
         "test_on": config.statistics.test_on,

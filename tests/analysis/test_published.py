@@ -101,6 +101,22 @@ def test_comparison_joins_by_label() -> None:
     assert worst["published_max_guesses"] == 6
     assert math.isnan(comparison.to_dict("records")[1]["published_mean"])
     assert unreproduced(summary, published) == ["Most parts", "Expected size", "Random"]
+    assert comparison["published_label"].tolist() == ["Entropy", "", "Worst case"]
+
+
+def test_a_row_compared_as_another_label_gets_that_rows_verdict() -> None:
+    published = load_published(TABLES[3])
+    summary = pd.DataFrame(
+        {"player": ["EDA + f_l", "EDA + f_l, ABCA opening"], "mean": [4.627, 4.571]}
+    )
+    aliases = {"EDA + f_l, ABCA opening": "EDA + f_l"}
+    comparison = compare_with_published(summary, published, aliases)
+    assert comparison["verdict"].tolist() == [ABOVE, INSIDE]
+    assert comparison["published_label"].tolist() == ["EDA + f_l", "EDA + f_l"]
+    assert comparison["published_mean"].tolist() == [4.571, 4.571]
+    only_alias = summary.iloc[1:]
+    assert "EDA + f_l" not in unreproduced(only_alias, published, aliases)
+    assert "EDA + f_l" in unreproduced(only_alias, published)
 
 
 def write(path: Path, text: str) -> Path:

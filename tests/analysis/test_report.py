@@ -25,8 +25,13 @@ ABOVE_RANDOM = [[4] * 300 + [5] * 700] * 2  # mean 4.700
 
 
 def table_rows(markdown: str) -> list[list[str]]:
-    lines = [line for line in markdown.splitlines() if line.startswith("| ")]
-    return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[2:]]
+    """The rows of the report's first table (the paper's)."""
+    lines = markdown.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("| ")), len(lines))
+    end = next((i for i in range(start, len(lines)) if not lines[i].startswith("| ")), len(lines))
+    return [
+        [cell.strip() for cell in line.strip("|").split("|")] for line in lines[start + 2 : end]
+    ]
 
 
 def test_report_has_the_paper_table_groups_letters_and_verdicts() -> None:
@@ -157,10 +162,12 @@ def sectioned_games() -> pd.DataFrame:
 
 
 def section_of(markdown: str) -> dict[str, list[list[str]]]:
-    """Each ``## `` heading's table rows."""
+    """Each ``## `` heading's table rows, up to the effect sizes and intervals."""
     found: dict[str, list[list[str]]] = {}
     for part in markdown.split("\n## ")[1:]:
         heading, _, body = part.partition("\n")
+        if heading.startswith(("Mean guesses with bootstrap", "Effect sizes")):
+            break
         found[heading] = table_rows(body)
     return found
 
@@ -222,7 +229,7 @@ def test_a_sectioned_table_is_ranked_grouped_and_tested_within_each_section() ->
 def test_sections_nobody_played_leave_the_plain_format() -> None:
     games = fixed_games({"Entropy": INSIDE_ENTROPY, "Random": ABOVE_RANDOM})
     report = build_report(games, experiment_record(games), load_published(TABLE4))
-    assert "## " not in report.markdown
+    assert "## Section" not in report.markdown
     assert "Rows are ranked by mean;" in report.markdown
     assert (report.tests["section"] == "").all()
 
@@ -282,3 +289,23 @@ def test_timing_columns_of_markdown_tables_are_ignored_too(tmp_path: Path) -> No
     assert "1.5" in path.read_text()
     write_unless_same(path, "# T\n\n| label | mean_ms | wins |\n|---|---|---|\n| A | 9.0 | 4 |\n")
     assert "| A | 9.0 | 4 |" in path.read_text()
+
+
+def test_a_row_compared_as_a_published_label_gets_its_verdict_and_a_note() -> None:
+    games = fixed_games({"Entropy": INSIDE_ENTROPY, "Entropy, ABCD opening": ABOVE_RANDOM})
+    experiment = experiment_record(games, compare_as={"Entropy, ABCD opening": "Entropy"})
+    markdown = build_report(games, experiment, load_published(TABLE2), "t2.csv").markdown
+    rows = {row[0]: row for row in table_rows(markdown)}
+    assert rows["Entropy, ABCD opening"][9:] == [
+        "4.408",
+        "4.383–4.424",
+        "outside: above the published range",
+    ]
+    assert (
+        "**Entropy, ABCD opening** is outside the published range of Entropy: mean 4.700"
+        in markdown
+    )
+    assert "- **Entropy, ABCD opening** is held against the published row Entropy." in markdown
+    assert "Published but not played here: Most parts, Expected size, Worst case, Random." in (
+        markdown
+    )

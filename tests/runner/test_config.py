@@ -57,6 +57,9 @@ def test_fingerprint_ignores_presentation_only(write_config: ConfigWriter) -> No
     base = load_config(write_config()).fingerprint()
     assert load_config(write_config(description="words", batch_games=3)).fingerprint() == base
     assert load_config(write_config(name="renamed", report="tournament")).fingerprint() == base
+    labels = [entry.label for entry in load_config(write_config()).players]
+    moved = load_config(write_config(compare_as={labels[0]: "Entropy"}))
+    assert moved.fingerprint() == base and moved.compare_as == {labels[0]: "Entropy"}
     assert load_config(write_config(seed=12)).fingerprint() != base
     assert load_config(write_config(runs=3)).fingerprint() != base
 
@@ -111,6 +114,8 @@ def test_fingerprint_ignores_presentation_only(write_config: ConfigWriter) -> No
             "player labels must be unique; repeated: x",
         ),
         ({"players": [{"player": "entropy"}]}, "players.0.label: required key is missing"),
+        ({"compare_as": {"nobody": "Entropy"}}, "compare_as: 'nobody' is not the label of a"),
+        ({"compare_as": ["Entropy"]}, "compare_as: Input should be a valid dictionary"),
         (
             {"statistics": {"test_on": "moves"}},
             "statistics.test_on: Input should be 'games' or 'runs'",
