@@ -1,0 +1,283 @@
+"""The exact optimal strategy: the search driver, its progress, and the tree it finds.
+
+:class:`OptimalSolver` prepares a game (every code, the response table, the counting
+bounds, a transposition table kept across calls) and searches with the compiled
+:func:`evo_mastermind.optimal.search.solve`. The first guess is chosen here, opening by
+opening, so that a long search can show its progress (the best total found and the
+proven lower bound) and be interrupted between two parts with the best complete tree
+found so far. Ties go to the lowest code index at every node, so the tree depends only on
+the game and the options.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from evo_mastermind.codes import CodeSpace, InvalidGameError
+
+Objective = Literal["expected", "worst"]
+
+TABLE_SLOTS = 1 << 20
+"""Transposition-table slots (a power of two)."""
+POOL_SIZE = 1 << 24
+"""Code indices the transposition table may store in all."""
+LARGEST_SPACE = 6**5
+"""The largest code space the solver takes (its response table is square in the size)."""
+
+
+@dataclass
+class Progress:
+    """What the search knows so far, reported after every part it finishes.
+
+    Attributes:
+        best: the least total of a complete tree found, or None.
+        lower: the proven lower bound on the optimum.
+        openings_done: openings fully decided (solved, or shown not better).
+        openings: openings to decide.
+    """
+
+    best: int | None
+    lower: int
+    openings_done: int
+    openings: int
+
+
+@dataclass
+class Solution:
+    """An optimal decision tree, as guesses by node.
+
+    Attributes:
+        total: guesses summed over every secret.
+        depth: the most guesses any secret needs.
+        guesses: each secret's number of guesses, in code index order.
+        nodes: ``history -> guess``: the guess after each sequence of packed responses.
+        complete: False when interrupted before the optimum was proven (then the best tree
+            found so far).
+        lower: the proven lower bound on the optimum (equal to ``total`` when complete).
+    """
+
+    total: int
+    depth: int
+    guesses: npt.NDArray[np.int64]
+    nodes: dict[tuple[int, ...], int]
+    complete: bool
+    lower: int
+
+
+class OptimalSolver:
+    """Exact optimal decision trees of one game size.
+
+    Args:
+        space: the game; at most :data:`LARGEST_SPACE` codes.
+        max_guesses: no secret may need more guesses (None: no limit).
+        objective: ``"expected"``: fewest total guesses; ``"worst"``: the fewest guesses
+            in the worst case, then the fewest total.
+        first_guess: a fixed opening (a code), or None to choose it.
+
+    Raises:
+        InvalidGameError: a space too large, or options out of range.
+    """
+
+    def __init__(
+        self,
+        space: CodeSpace,
+        max_guesses: int | None = None,
+        objective: Objective = "expected",
+        first_guess: str | None = None,
+    ) -> None:
+        from evo_mastermind.optimal import search
+
+        if space.size > LARGEST_SPACE:
+            raise InvalidGameError(
+                f"player 'optimal' searches spaces of at most {LARGEST_SPACE:,} codes; "
+                f"{space} has {space.size:,}"
+            )
+        if max_guesses is not None and not 1 <= max_guesses < search.UNLIMITED:
+            raise InvalidGameError(
+                f"max_guesses must be between 1 and {search.UNLIMITED - 1}, got {max_guesses}"
+            )
+        self.space = space
+        self.max_guesses = max_guesses
+        self.objective = objective
+        self.first_guess = None if first_guess is None else space.index(space.parse(first_guess))
+        self._search = search
+        self.codes = np.ascontiguousarray(space.all_codes)
+        self.table = search.response_table(self.codes, space.colors)
+        pegs = space.pegs
+        others = (pegs + 1) * (pegs + 2) // 2 - 2  # responses other than the win
+        self.floor, self.capacity = search.level_bounds(space.size, max(others, 1))
+        self.perms = np.array(list(itertools.permutations(range(pegs))), dtype=np.int64)
+        self.tt_key = np.zeros(TABLE_SLOTS, dtype=np.uint64)
+        self.tt_meta = np.zeros((TABLE_SLOTS, 6), dtype=np.int64)
+        self.pool = np.zeros(POOL_SIZE, dtype=np.int32)
+        self.used = np.zeros(3, dtype=np.int64)
+        self.win = pegs * (pegs + 1)
+
+    def _solve(
+        self, members: npt.NDArray[np.int32], d: int, budget: int, history: list[int]
+    ) -> tuple[int, int]:
+        buffer = np.zeros(len(history) + min(d, members.size) + 2, dtype=np.int32)
+        buffer[: len(history)] = history
+        value, guess = self._search.solve(
+            members,
+            d,
+            budget,
+            buffer,
+            len(history),
+            self.codes,
+            self.space.colors,
+            self.table,
+            self.perms,
+            self.floor,
+            self.capacity,
+            self.tt_key,
+            self.tt_meta,
+            self.pool,
+            self.used,
+        )
+        return int(value), int(guess)
+
+    def _parts(
+        self, members: npt.NDArray[np.int32], guess: int
+    ) -> list[tuple[int, npt.NDArray[np.int32]]]:
+        """The non-winning parts of ``members`` by response to ``guess``, in response order."""
+        answers = self.table[guess][members]
+        return [(int(r), members[answers == r]) for r in np.unique(answers) if int(r) != self.win]
+
+    def solve(self, report: Callable[[Progress], None] | None = None) -> Solution:
+        """The optimal tree (or, if interrupted with Ctrl-C, the best complete one so far).
+
+        Raises:
+            InvalidGameError: no tree meets ``max_guesses``.
+        """
+        search = self._search
+        limit = search.UNLIMITED if self.max_guesses is None else self.max_guesses
+        if self.objective == "worst":
+            depth = 1
+            while depth < limit and self._opening_search(depth, None, probe=True)[0] >= search.INF:
+                depth += 1
+            limit = depth
+        best, lower, opening, complete = self._opening_search(limit, report)
+        if opening < 0:
+            raise InvalidGameError(
+                f"no strategy finds every secret of {self.space} within {limit} guesses"
+                + ("" if self.first_guess is None else " after that first guess")
+            )
+        return self._tree(opening, limit, best, lower, complete)
+
+    def _opening_search(
+        self, d: int, report: Callable[[Progress], None] | None, probe: bool = False
+    ) -> tuple[int, int, int, bool]:
+        """``(best total, lower bound, best opening, proven)`` over the openings."""
+        search = self._search
+        everything = np.arange(self.space.size, dtype=np.int32)
+        if self.first_guess is not None:
+            openings = [self.first_guess]
+            parts = self._parts(everything, self.first_guess)
+            bounds = [self.space.size + sum(int(self._floor(p.size, d - 1)) for _, p in parts)]
+        else:
+            history = np.zeros(1, dtype=np.int32)
+            guesses, found_bounds, _ = search.guess_bounds(
+                everything,
+                d,
+                history,
+                0,
+                self.codes,
+                self.space.colors,
+                self.table,
+                self.perms,
+                self.floor,
+                self.capacity,
+            )
+            openings = [int(g) for g in guesses]
+            bounds = [int(b) for b in found_bounds]
+        order = sorted(range(len(openings)), key=lambda k: (bounds[k], openings[k]))
+        proven = list(bounds)  # per opening: its proven lower bound (exact once solved)
+        best, best_opening = search.INF, -1
+        child_d = d if d == search.UNLIMITED else d - 1
+        done = 0
+        complete = True
+        try:
+            for k in order:
+                guess = openings[k]
+                limit = best if guess < best_opening else best - 1
+                if best_opening < 0:
+                    limit = search.INF - 1
+                if bounds[k] > limit:
+                    done += 1
+                    continue
+                parts = self._parts(everything, guess)
+                floors = [int(self._floor(p.size, child_d)) for _, p in parts]
+                spent, rest = self.space.size, sum(floors)
+                ok = True
+                for (_, part), part_floor in sorted(
+                    zip(parts, floors, strict=True), key=lambda item: -item[0][1].size
+                ):
+                    rest -= part_floor
+                    budget = limit - spent - rest
+                    value, _ = self._solve(part, child_d, budget, [guess])
+                    if value > budget:
+                        proven[k] = spent + value + rest
+                        ok = False
+                        break
+                    spent += value
+                    proven[k] = max(proven[k], spent + rest)
+                    if report is not None:
+                        report(self._progress(best, proven, done, len(openings)))
+                if ok:
+                    best, best_opening = spent, guess
+                    if probe:
+                        break
+                done += 1
+                if report is not None:
+                    report(self._progress(best, proven, done, len(openings)))
+        except KeyboardInterrupt:
+            if best_opening < 0:
+                raise
+            complete = False
+            print("interrupted: keeping the best complete tree found so far", file=sys.stderr)
+        lower = min(min(proven), best)
+        return best, lower, best_opening, complete
+
+    def _progress(self, best: int, proven: list[int], done: int, openings: int) -> Progress:
+        found = None if best >= self._search.INF else best
+        return Progress(found, min(min(proven), best), done, openings)
+
+    def _floor(self, size: int, d: int) -> int:
+        if size > self.capacity[d]:
+            return int(self._search.INF)
+        return int(self.floor[size])
+
+    def _tree(self, opening: int, limit: int, total: int, lower: int, complete: bool) -> Solution:
+        """Read the tree off the transposition table (re-searching what it forgot)."""
+        search = self._search
+        nodes: dict[tuple[int, ...], int] = {}
+        counts = np.zeros(self.space.size, dtype=np.int64)
+
+        def grow(
+            members: npt.NDArray[np.int32],
+            d: int,
+            guess: int,
+            path: tuple[int, ...],
+            played: list[int],
+        ) -> None:
+            nodes[path] = guess
+            depth = len(path) + 1
+            if np.any(members == guess):
+                counts[guess] = depth
+            child_d = d if d == search.UNLIMITED else d - 1
+            for response, part in self._parts(members, guess):
+                _, chosen = self._solve(part, child_d, search.INF - 1, played + [guess])
+                grow(part, child_d, chosen, path + (response,), played + [guess])
+
+        grow(np.arange(self.space.size, dtype=np.int32), limit, opening, (), [])
+        if int(counts.sum()) != total:
+            raise AssertionError(f"optimal tree total {int(counts.sum())} != searched {total}")
+        return Solution(total, int(counts.max()), counts, nodes, complete, lower)
