@@ -170,12 +170,43 @@ class OptimalSolver:
                 f"no strategy finds every secret of {self.space} within {limit} guesses"
                 + ("" if self.first_guess is None else " after that first guess")
             )
-        return self._tree(opening, limit, best, lower, complete)
+        solution = self._tree(opening, limit, best, lower, complete)
+        if self.objective == "expected":
+            solution = self._shallowest(solution)
+        return solution
+
+    def _shallowest(self, solution: Solution) -> Solution:
+        """Among the trees with the fewest guesses, one of the least depth.
+
+        The optimum within ``d - 1`` guesses is searched with the optimal total as its
+        budget, one guess less each time, until it costs more.
+        """
+        try:
+            while solution.complete and solution.depth > 1:
+                d = solution.depth - 1
+                total, _, opening, _ = self._opening_search(d, None, ceiling=solution.total)
+                if opening < 0 or total != solution.total:
+                    break
+                solution = self._tree(opening, d, total, total, True)
+        except KeyboardInterrupt:
+            print(
+                "interrupted: the tree kept may not be the shallowest optimal one", file=sys.stderr
+            )
+            solution.complete = False
+        return solution
 
     def _opening_search(
-        self, d: int, report: Callable[[Progress], None] | None, probe: bool = False
+        self,
+        d: int,
+        report: Callable[[Progress], None] | None,
+        probe: bool = False,
+        ceiling: int | None = None,
     ) -> tuple[int, int, int, bool]:
-        """``(best total, lower bound, best opening, proven)`` over the openings."""
+        """``(best total, lower bound, best opening, proven)`` over the openings.
+
+        ``ceiling``: only totals up to it are searched for (unset: any); ``probe``: stop at
+        the first opening that can finish in time.
+        """
         search = self._search
         everything = np.arange(self.space.size, dtype=np.int32)
         if self.first_guess is not None:
@@ -209,7 +240,7 @@ class OptimalSolver:
                 guess = openings[k]
                 limit = best if guess < best_opening else best - 1
                 if best_opening < 0:
-                    limit = search.INF - 1
+                    limit = search.INF - 1 if ceiling is None else ceiling
                 if bounds[k] > limit:
                     done += 1
                     continue
@@ -274,8 +305,8 @@ class OptimalSolver:
                 counts[guess] = depth
             child_d = d if d == search.UNLIMITED else d - 1
             for response, part in self._parts(members, guess):
-                _, chosen = self._solve(part, child_d, search.INF - 1, played + [guess])
-                grow(part, child_d, chosen, path + (response,), played + [guess])
+                _, chosen = self._solve(part, child_d, search.INF - 1, [*played, guess])
+                grow(part, child_d, chosen, (*path, response), [*played, guess])
 
         grow(np.arange(self.space.size, dtype=np.int32), limit, opening, (), [])
         if int(counts.sum()) != total:
