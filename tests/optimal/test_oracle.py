@@ -201,10 +201,11 @@ def test_the_best_opening_gives_the_optimum(pegs: int, colors: int) -> None:
         assert min(openings, key=lambda cost: rank(cost, objective)) == free
 
 
-def test_colour_renaming_does_not_change_an_opening() -> None:
-    # Renaming colours maps trees onto trees of the same cost, so AB and BC open alike.
+def test_symmetric_openings_cost_the_same() -> None:
+    # Renaming colours, or permuting positions, maps trees onto trees of the same cost.
     assert optimal_total(2, 4, first_guess="AB") == optimal_total(2, 4, first_guess="BC")
     assert optimal_total(3, 3, first_guess="AAB") == optimal_total(3, 3, first_guess="CCA")
+    assert optimal_total(3, 3, first_guess="AAB") == optimal_total(3, 3, first_guess="BAA")
 
 
 @pytest.mark.parametrize("bad", ["AAA", "A", "AZ", "ab"])
