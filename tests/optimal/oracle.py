@@ -18,6 +18,7 @@ frozenset of indices into the lexicographically ordered list of every code.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import string
 from collections.abc import Sequence
@@ -197,6 +198,16 @@ class _Game:
         return result
 
 
+@functools.lru_cache(maxsize=4)
+def _game(pegs: int, colors: int) -> _Game:
+    """The search for one game size, kept between calls.
+
+    Its memo holds the optimum of each (candidate set, guesses left) pair, which no option of
+    :func:`optimal_total` changes, so later calls on the same game reuse it.
+    """
+    return _Game(pegs, colors)
+
+
 def optimal_total(
     pegs: int,
     colors: int,
@@ -233,7 +244,7 @@ def optimal_total(
         raise ValueError(f"objective must be 'expected' or 'worst', got {objective!r}")
     if max_guesses is not None and max_guesses < 1:
         raise ValueError(f"max_guesses must be at least 1, got {max_guesses}")
-    game = _Game(pegs, colors)
+    game = _game(pegs, colors)
     everything = frozenset(range(len(game.codes)))
     opening = (
         None if first_guess is None else game.codes.index(parse_code(first_guess, pegs, colors))
