@@ -125,7 +125,15 @@ def _build_parser() -> argparse.ArgumentParser:
     tree = commands.add_parser("tree", help="build a deterministic player's decision tree")
     _add_game_arguments(tree)
     tree.set_defaults(player="knuth")
-    tree.add_argument("--out", required=True, help="JSON file to write")
+    tree.add_argument(
+        "--out", required=True, help="JSON file to write (--first-guess all: a directory)"
+    )
+    tree.add_argument(
+        "--first-guess",
+        metavar="CODE|all",
+        help="the opening; 'all': one tree per distinct opening (up to colour and position "
+        "symmetry), written to the --out directory, and a table of their totals",
+    )
     tree.add_argument("--no-progress", action="store_true", help="no progress bar")
     tree.set_defaults(handler=_tree)
 
@@ -393,16 +401,47 @@ def _parse_answer(line: str, space: CodeSpace) -> Response | str:
 def _tree(args: argparse.Namespace) -> int:
     if Path(args.out).is_dir():
         raise UsageError(f"--out {args.out} is a directory; give the JSON file to write")
+    from evo_mastermind.players import make_player
     from evo_mastermind.players.tree import build_tree
 
-    _, player = _make(args)
-    tree = build_tree(player, _options(args), progress=not args.no_progress)
+    if args.first_guess is not None and args.first_guess.strip().lower() == "all":
+        return _tree_every_opening(args)
+    space = CodeSpace(args.pegs, args.colors)
+    options = _options(args)
+    if args.first_guess is not None:
+        options["first_guess"] = args.first_guess
+    player = make_player(args.player, space, options)
+    tree = build_tree(player, options, progress=not args.no_progress)
     tree.save(args.out)
     counts = tree.guess_counts()
     print(
         f"{args.player} on {player.space}: {int(counts.sum())} guesses over {counts.size} secrets "
         f"(mean {counts.mean():.4f}, max {int(counts.max())}); written to {args.out}"
     )
+    return 0
+
+
+def _tree_every_opening(args: argparse.Namespace) -> int:
+    from evo_mastermind.players.openings import every_opening
+
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--first-guess all writes one tree per opening: --out {out} is a file")
+    space = CodeSpace(args.pegs, args.colors)
+    rows = []
+    print(f"{args.player} on {space}, every distinct opening:")
+    print(f"{'opening':<{max(7, space.pegs)}}  {'total':>7}  {'mean':>7}  {'max':>3}")
+    for found in every_opening(args.player, space, _options(args), not args.no_progress):
+        out.mkdir(parents=True, exist_ok=True)
+        found.tree.save(out / f"{found.opening}.json")
+        rows.append(found)
+        print(
+            f"{found.opening:<{max(7, space.pegs)}}  {found.total:>7}  {found.mean:>7.4f}  "
+            f"{found.depth:>3}",
+            flush=True,
+        )
+    best = min(rows, key=lambda row: (row.total, row.depth, row.opening))
+    print(f"best opening {best.opening} ({best.total} guesses); trees written to {out}/")
     return 0
 
 

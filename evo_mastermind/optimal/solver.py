@@ -76,22 +76,12 @@ class OptimalSolver:
 
     Args:
         space: the game; at most :data:`LARGEST_SPACE` codes.
-        max_guesses: no secret may need more guesses (None: no limit).
-        objective: ``"expected"``: fewest total guesses; ``"worst"``: the fewest guesses
-            in the worst case, then the fewest total.
-        first_guess: a fixed opening (a code), or None to choose it.
 
     Raises:
-        InvalidGameError: a space too large, or options out of range.
+        InvalidGameError: a space too large.
     """
 
-    def __init__(
-        self,
-        space: CodeSpace,
-        max_guesses: int | None = None,
-        objective: Objective = "expected",
-        first_guess: str | None = None,
-    ) -> None:
+    def __init__(self, space: CodeSpace) -> None:
         from evo_mastermind.optimal import search
 
         if space.size > LARGEST_SPACE:
@@ -99,14 +89,10 @@ class OptimalSolver:
                 f"player 'optimal' searches spaces of at most {LARGEST_SPACE:,} codes; "
                 f"{space} has {space.size:,}"
             )
-        if max_guesses is not None and not 1 <= max_guesses < search.UNLIMITED:
-            raise InvalidGameError(
-                f"max_guesses must be between 1 and {search.UNLIMITED - 1}, got {max_guesses}"
-            )
         self.space = space
-        self.max_guesses = max_guesses
-        self.objective = objective
-        self.first_guess = None if first_guess is None else space.index(space.parse(first_guess))
+        self.max_guesses: int | None = None
+        self.objective: Objective = "expected"
+        self.first_guess: int | None = None
         self._search = search
         self.codes = np.ascontiguousarray(space.all_codes)
         self.table = search.response_table(self.codes, space.colors)
@@ -151,13 +137,37 @@ class OptimalSolver:
         answers = self.table[guess][members]
         return [(int(r), members[answers == r]) for r in np.unique(answers) if int(r) != self.win]
 
-    def solve(self, report: Callable[[Progress], None] | None = None) -> Solution:
+    def solve(
+        self,
+        max_guesses: int | None = None,
+        objective: Objective = "expected",
+        first_guess: str | None = None,
+        report: Callable[[Progress], None] | None = None,
+    ) -> Solution:
         """The optimal tree (or, if interrupted with Ctrl-C, the best complete one so far).
 
+        What the search learns is kept for later calls on the same game, whatever options.
+
+        Args:
+            max_guesses: no secret may need more guesses (None: no limit).
+            objective: ``"expected"``: fewest total guesses (then the least depth);
+                ``"worst"``: the least depth, then the fewest total guesses.
+            first_guess: a fixed opening (a code), or None to choose it.
+            report: called with the search's :class:`Progress` after every part solved.
+
         Raises:
-            InvalidGameError: no tree meets ``max_guesses``.
+            InvalidGameError: options out of range, or no tree meets ``max_guesses``.
         """
         search = self._search
+        if max_guesses is not None and not 1 <= max_guesses < search.UNLIMITED:
+            raise InvalidGameError(
+                f"max_guesses must be between 1 and {search.UNLIMITED - 1}, got {max_guesses}"
+            )
+        if objective not in ("expected", "worst"):
+            raise InvalidGameError(f"objective must be 'expected' or 'worst', got {objective!r}")
+        self.max_guesses, self.objective = max_guesses, objective
+        space = self.space
+        self.first_guess = None if first_guess is None else space.index(space.parse(first_guess))
         limit = search.UNLIMITED if self.max_guesses is None else self.max_guesses
         if self.objective == "worst":
             depth = 1

@@ -19,7 +19,7 @@ from evo_mastermind.players.base import Player, PlayerParams, register_player
 from evo_mastermind.scoring import Response
 
 if TYPE_CHECKING:
-    from evo_mastermind.optimal.solver import Progress, Solution
+    from evo_mastermind.optimal.solver import OptimalSolver, Progress, Solution
     from evo_mastermind.players.tree import TreeNode
 
 
@@ -36,6 +36,8 @@ class OptimalParams(PlayerParams):
 
 _SOLVED: dict[tuple[CodeSpace, int | None, str, str | None], Solution] = {}
 """Trees searched in this process, by game and options."""
+_SOLVERS: dict[CodeSpace, OptimalSolver] = {}
+"""The solver of the last game searched (its transposition table is large)."""
 
 
 def _solution(
@@ -60,9 +62,12 @@ def _searched(
 ) -> Solution:
     from evo_mastermind.optimal.solver import OptimalSolver
 
-    solver = OptimalSolver(space, max_guesses, objective, first_guess)
+    if space not in _SOLVERS:  # one per game: what it learns serves every option
+        _SOLVERS.clear()
+        _SOLVERS[space] = OptimalSolver(space)
+    solver = _SOLVERS[space]
     if not progress:
-        return solver.solve()
+        return solver.solve(max_guesses, objective, first_guess)
     from tqdm import tqdm
 
     with tqdm(desc=f"optimal {space}", unit="opening", leave=False, file=sys.stderr) as bar:
@@ -73,7 +78,7 @@ def _searched(
             best = "-" if state.best is None else str(state.best)
             bar.set_postfix_str(f"best {best}, proven >= {state.lower}", refresh=True)
 
-        return solver.solve(report)
+        return solver.solve(max_guesses, objective, first_guess, report)
 
 
 @register_player("optimal")

@@ -25,7 +25,7 @@ def solved(
     objective: Literal["expected", "worst"] = "expected",
     first_guess: str | None = None,
 ) -> Solution:
-    return OptimalSolver(CodeSpace(pegs, colors), max_guesses, objective, first_guess).solve()
+    return OptimalSolver(CodeSpace(pegs, colors)).solve(max_guesses, objective, first_guess)
 
 
 @pytest.mark.parametrize(("pegs", "colors"), [*GAMES, (3, 4), (4, 3)])
