@@ -129,6 +129,16 @@ def _build_parser() -> argparse.ArgumentParser:
         "--out", required=True, help="JSON file to write (--first-guess all: a directory)"
     )
     tree.add_argument(
+        "--executor",
+        choices=["serial", "process", "dask"],
+        help="the optimal player only: where the subtrees under the opening are searched "
+        "(default: this process; the tree is the same wherever they run)",
+    )
+    tree.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    tree.add_argument(
+        "--scheduler", help="Dask scheduler address (default: an in-process LocalCluster)"
+    )
+    tree.add_argument(
         "--first-guess",
         metavar="CODE|all",
         help="the opening; 'all': one tree per distinct opening (up to colour and position "
@@ -411,7 +421,20 @@ def _tree(args: argparse.Namespace) -> int:
     if args.first_guess is not None:
         options["first_guess"] = args.first_guess
     player = make_player(args.player, space, options)
-    tree = build_tree(player, options, progress=not args.no_progress)
+    if args.executor is None:
+        tree = build_tree(player, options, progress=not args.no_progress)
+    else:
+        from evo_mastermind.runner import make_executor
+
+        if not hasattr(player, "executor"):
+            raise UsageError(f"--executor: player {args.player!r} builds its tree here only")
+        if args.scheduler is not None and args.executor != "dask":
+            raise UsageError(f"--scheduler needs --executor dask, not {args.executor}")
+        if args.workers is not None and args.workers < 1:
+            raise UsageError(f"--workers must be at least 1, got {args.workers}")
+        with make_executor(args.executor, args.workers, args.scheduler) as executor:
+            player.executor = executor
+            tree = build_tree(player, options, progress=not args.no_progress)
     tree.save(args.out)
     counts = tree.guess_counts()
     print(

@@ -15,12 +15,15 @@ import itertools
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from evo_mastermind.codes import CodeSpace, InvalidGameError
+
+if TYPE_CHECKING:
+    from evo_mastermind.runner.executors import Executor
 
 Objective = Literal["expected", "worst"]
 
@@ -105,6 +108,8 @@ class OptimalSolver:
         self.pool = np.zeros(POOL_SIZE, dtype=np.int32)
         self.used = np.zeros(3, dtype=np.int64)
         self.win = pegs * (pegs + 1)
+        self.inf: int = search.INF
+        self.unlimited: int = search.UNLIMITED
 
     def _solve(
         self, members: npt.NDArray[np.int32], d: int, budget: int, history: list[int]
@@ -130,7 +135,7 @@ class OptimalSolver:
         )
         return int(value), int(guess)
 
-    def _parts(
+    def parts(
         self, members: npt.NDArray[np.int32], guess: int
     ) -> list[tuple[int, npt.NDArray[np.int32]]]:
         """The non-winning parts of ``members`` by response to ``guess``, in response order."""
@@ -143,6 +148,7 @@ class OptimalSolver:
         objective: Objective = "expected",
         first_guess: str | None = None,
         report: Callable[[Progress], None] | None = None,
+        executor: Executor | None = None,
     ) -> Solution:
         """The optimal tree (or, if interrupted with Ctrl-C, the best complete one so far).
 
@@ -154,6 +160,8 @@ class OptimalSolver:
                 ``"worst"``: the least depth, then the fewest total guesses.
             first_guess: a fixed opening (a code), or None to choose it.
             report: called with the search's :class:`Progress` after every part solved.
+            executor: where the parts under the openings are solved (None: here, one
+                after the other, each with the budget the ones before it leave).
 
         Raises:
             InvalidGameError: options out of range, or no tree meets ``max_guesses``.
@@ -174,18 +182,34 @@ class OptimalSolver:
             while depth < limit and self._opening_search(depth, None, probe=True)[0] >= search.INF:
                 depth += 1
             limit = depth
-        best, lower, opening, complete = self._opening_search(limit, report)
-        if opening < 0:
+        solution = self._search_openings(limit, report, executor)
+        if solution is None:
             raise InvalidGameError(
                 f"no strategy finds every secret of {self.space} within {limit} guesses"
                 + ("" if self.first_guess is None else " after that first guess")
             )
-        solution = self._tree(opening, limit, best, lower, complete)
         if self.objective == "expected":
-            solution = self._shallowest(solution)
+            solution = self._shallowest(solution, executor)
         return solution
 
-    def _shallowest(self, solution: Solution) -> Solution:
+    def _search_openings(
+        self,
+        d: int,
+        report: Callable[[Progress], None] | None,
+        executor: Executor | None,
+        ceiling: int | None = None,
+    ) -> Solution | None:
+        """The optimal tree within ``d`` guesses (and ``ceiling`` guesses in all), or None."""
+        if executor is not None:
+            from evo_mastermind.optimal.distributed import search_on
+
+            return search_on(self, executor, d, ceiling, report)
+        best, lower, opening, complete = self._opening_search(d, report, ceiling=ceiling)
+        if opening < 0:
+            return None
+        return self._tree(opening, d, best, lower, complete)
+
+    def _shallowest(self, solution: Solution, executor: Executor | None) -> Solution:
         """Among the trees with the fewest guesses, one of the least depth.
 
         The optimum within ``d - 1`` guesses is searched with the optimal total as its
@@ -193,11 +217,10 @@ class OptimalSolver:
         """
         try:
             while solution.complete and solution.depth > 1:
-                d = solution.depth - 1
-                total, _, opening, _ = self._opening_search(d, None, ceiling=solution.total)
-                if opening < 0 or total != solution.total:
+                found = self._search_openings(solution.depth - 1, None, executor, solution.total)
+                if found is None or found.total != solution.total:
                     break
-                solution = self._tree(opening, d, total, total, True)
+                solution = found
         except KeyboardInterrupt:
             print(
                 "interrupted: the tree kept may not be the shallowest optimal one", file=sys.stderr
@@ -219,27 +242,8 @@ class OptimalSolver:
         """
         search = self._search
         everything = np.arange(self.space.size, dtype=np.int32)
-        if self.first_guess is not None:
-            openings = [self.first_guess]
-            parts = self._parts(everything, self.first_guess)
-            bounds = [self.space.size + sum(int(self._floor(p.size, d - 1)) for _, p in parts)]
-        else:
-            history = np.zeros(1, dtype=np.int32)
-            guesses, found_bounds, _ = search.guess_bounds(
-                everything,
-                d,
-                history,
-                0,
-                self.codes,
-                self.space.colors,
-                self.table,
-                self.perms,
-                self.floor,
-                self.capacity,
-            )
-            openings = [int(g) for g in guesses]
-            bounds = [int(b) for b in found_bounds]
-        order = sorted(range(len(openings)), key=lambda k: (bounds[k], openings[k]))
+        openings, bounds = self.openings(d)
+        order = range(len(openings))
         proven = list(bounds)  # per opening: its proven lower bound (exact once solved)
         best, best_opening = search.INF, -1
         child_d = d if d == search.UNLIMITED else d - 1
@@ -254,8 +258,8 @@ class OptimalSolver:
                 if bounds[k] > limit:
                     done += 1
                     continue
-                parts = self._parts(everything, guess)
-                floors = [int(self._floor(p.size, child_d)) for _, p in parts]
+                parts = self.parts(everything, guess)
+                floors = [int(self.floor_of(p.size, child_d)) for _, p in parts]
                 spent, rest = self.space.size, sum(floors)
                 ok = True
                 for (_, part), part_floor in sorted(
@@ -287,20 +291,62 @@ class OptimalSolver:
         lower = min(min(proven), best)
         return best, lower, best_opening, complete
 
+    def openings(self, d: int) -> tuple[list[int], list[int]]:
+        """The openings to try with ``d`` guesses, and their counting bounds, best bound first.
+
+        The fixed first guess if there is one, else one per symmetry class of the codes.
+        """
+        search = self._search
+        everything = np.arange(self.space.size, dtype=np.int32)
+        if self.first_guess is not None:
+            child_d = d if d == search.UNLIMITED else d - 1
+            parts = self.parts(everything, self.first_guess)
+            bound = self.space.size + sum(self.floor_of(p.size, child_d) for _, p in parts)
+            return [self.first_guess], [min(bound, search.INF)]
+        guesses, bounds = search.guess_bounds(
+            everything,
+            d,
+            np.zeros(1, dtype=np.int32),
+            0,
+            self.codes,
+            self.space.colors,
+            self.table,
+            self.perms,
+            self.floor,
+            self.capacity,
+        )[:2]
+        order = np.lexsort((guesses, bounds))
+        return [int(g) for g in guesses[order]], [int(b) for b in bounds[order]]
+
     def _progress(self, best: int, proven: list[int], done: int, openings: int) -> Progress:
         found = None if best >= self._search.INF else best
         return Progress(found, min(min(proven), best), done, openings)
 
-    def _floor(self, size: int, d: int) -> int:
+    def floor_of(self, size: int, d: int) -> int:
+        """The counting bound of a set of ``size`` secrets with ``d`` guesses left."""
         if size > self.capacity[d]:
             return int(self._search.INF)
         return int(self.floor[size])
 
     def _tree(self, opening: int, limit: int, total: int, lower: int, complete: bool) -> Solution:
-        """Read the tree off the transposition table (re-searching what it forgot)."""
+        """The whole tree after ``opening``, read off the transposition table."""
+        everything = np.arange(self.space.size, dtype=np.int32)
+        nodes, counts = self.subtree(everything, limit, opening, [])
+        if int(counts.sum()) != total:
+            raise AssertionError(f"optimal tree total {int(counts.sum())} != searched {total}")
+        return Solution(total, int(counts.max()), counts, nodes, complete, lower)
+
+    def subtree(
+        self, members: npt.NDArray[np.int32], d: int, guess: int, history: list[int]
+    ) -> tuple[dict[tuple[int, ...], int], npt.NDArray[np.int64]]:
+        """The optimal tree of a set from its guess on, re-searching what the table forgot.
+
+        Returns the guess at every node by its path of packed responses from the set, and
+        the guesses each member needs from there (in the order of ``members``).
+        """
         search = self._search
         nodes: dict[tuple[int, ...], int] = {}
-        counts = np.zeros(self.space.size, dtype=np.int64)
+        needs: dict[int, int] = {}
 
         def grow(
             members: npt.NDArray[np.int32],
@@ -310,15 +356,21 @@ class OptimalSolver:
             played: list[int],
         ) -> None:
             nodes[path] = guess
-            depth = len(path) + 1
             if np.any(members == guess):
-                counts[guess] = depth
+                needs[guess] = len(path) + 1
             child_d = d if d == search.UNLIMITED else d - 1
-            for response, part in self._parts(members, guess):
+            for response, part in self.parts(members, guess):
                 _, chosen = self._solve(part, child_d, search.INF - 1, [*played, guess])
                 grow(part, child_d, chosen, (*path, response), [*played, guess])
 
-        grow(np.arange(self.space.size, dtype=np.int32), limit, opening, (), [])
-        if int(counts.sum()) != total:
-            raise AssertionError(f"optimal tree total {int(counts.sum())} != searched {total}")
-        return Solution(total, int(counts.max()), counts, nodes, complete, lower)
+        grow(members, d, guess, (), history)
+        return nodes, np.array([needs[int(m)] for m in members], dtype=np.int64)
+
+    def solve_part(
+        self, members: npt.NDArray[np.int32], d: int, budget: int, history: list[int]
+    ) -> tuple[int, tuple[dict[tuple[int, ...], int], npt.NDArray[np.int64]] | None]:
+        """``T`` of a set within a budget and, when it fits, its tree (see :meth:`subtree`)."""
+        value, guess = self._solve(members, d, budget, history)
+        if value > budget:
+            return value, None
+        return value, self.subtree(members, d, guess, history)

@@ -21,6 +21,7 @@ from evo_mastermind.scoring import Response
 if TYPE_CHECKING:
     from evo_mastermind.optimal.solver import OptimalSolver, Progress, Solution
     from evo_mastermind.players.tree import TreeNode
+    from evo_mastermind.runner.executors import Executor
 
 
 class OptimalParams(PlayerParams):
@@ -46,10 +47,11 @@ def _solution(
     objective: Literal["expected", "worst"],
     first_guess: str | None,
     progress: bool,
+    executor: Executor | None,
 ) -> Solution:
     key = (space, max_guesses, objective, first_guess)
     if key not in _SOLVED:
-        _SOLVED[key] = _searched(space, max_guesses, objective, first_guess, progress)
+        _SOLVED[key] = _searched(space, max_guesses, objective, first_guess, progress, executor)
     return _SOLVED[key]
 
 
@@ -59,6 +61,7 @@ def _searched(
     objective: Literal["expected", "worst"],
     first_guess: str | None,
     progress: bool,
+    executor: Executor | None,
 ) -> Solution:
     from evo_mastermind.optimal.solver import OptimalSolver
 
@@ -67,7 +70,7 @@ def _searched(
         _SOLVERS[space] = OptimalSolver(space)
     solver = _SOLVERS[space]
     if not progress:
-        return solver.solve(max_guesses, objective, first_guess)
+        return solver.solve(max_guesses, objective, first_guess, executor=executor)
     from tqdm import tqdm
 
     with tqdm(desc=f"optimal {space}", unit="opening", leave=False, file=sys.stderr) as bar:
@@ -78,7 +81,7 @@ def _searched(
             best = "-" if state.best is None else str(state.best)
             bar.set_postfix_str(f"best {best}, proven >= {state.lower}", refresh=True)
 
-        return solver.solve(max_guesses, objective, first_guess, report)
+        return solver.solve(max_guesses, objective, first_guess, report, executor)
 
 
 @register_player("optimal")
@@ -95,6 +98,8 @@ class OptimalPlayer(Player[OptimalParams]):
         super().__init__(space, params)
         self.check_game(space, self.params)
         self._path: tuple[int, ...] = ()
+        self.executor: Executor | None = None
+        """Where the first search spreads the subtrees under the opening (None: here)."""
 
     @classmethod
     def check_game(cls, space: CodeSpace, params: PlayerParams) -> None:
@@ -124,6 +129,7 @@ class OptimalPlayer(Player[OptimalParams]):
             self.params.objective,
             None if first is None else self.space.format(self.space.parse(first)),
             progress,
+            self.executor,
         )
 
     def start(self, rng: np.random.Generator) -> None:
@@ -147,6 +153,10 @@ class OptimalPlayer(Player[OptimalParams]):
     def snapshot(self) -> object:
         """The path from the root (the tree itself is shared)."""
         return self._path
+
+    def __getstate__(self) -> dict[str, object]:
+        """Sent to workers without the executor (each worker searches by itself)."""
+        return {**self.__dict__, "executor": None}
 
     def restore(self, state: object) -> None:
         """Return to a path taken by :meth:`snapshot`."""

@@ -83,3 +83,22 @@ def test_every_opening_needs_a_first_guess_option(
         capsys, "tree", "--player", "tree", "--first-guess", "all", "--out", str(tmp_path)
     )
     assert status != 0 and "Traceback" not in err
+
+
+def test_tree_on_an_executor_is_the_same_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evo_mastermind.players import optimal
+
+    game = ("--pegs", "3", "--colors", "4", "--no-progress")
+    here, spread = tmp_path / "here.json", tmp_path / "spread.json"
+    run_cli(capsys, "tree", "--player", "optimal", *game, "--out", str(here))
+    monkeypatch.setattr(optimal, "_SOLVED", {})  # searched again, on the executor
+    status, _, _ = run_cli(
+        capsys, "tree", "--player", "optimal", *game, "--executor", "serial", "--out", str(spread)
+    )
+    assert status == 0 and spread.read_text() == here.read_text()
+    status, _, err = run_cli(
+        capsys, "tree", "--player", "knuth", *game, "--executor", "serial", "--out", str(spread)
+    )
+    assert status != 0 and "builds its tree here only" in err

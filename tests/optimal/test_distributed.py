@@ -1,0 +1,72 @@
+"""The optimal search spread over executors, and interrupted: the same tree, or the best so far."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from evo_mastermind.codes import CodeSpace
+from evo_mastermind.optimal.solver import OptimalSolver, Progress
+from evo_mastermind.runner.executors import Executor, make_executor
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[Executor]:
+    """One local pool for every test here (its workers load the compiled search once)."""
+    with make_executor("process", 2) as executor:
+        yield executor
+
+
+@pytest.mark.parametrize(
+    ("pegs", "colors", "options"),
+    [(3, 4, {}), (4, 3, {"objective": "worst"}), (3, 5, {"max_guesses": 5, "first_guess": "ABC"})],
+)
+def test_every_executor_gives_the_same_tree(
+    pegs: int, colors: int, options: dict, pool: Executor
+) -> None:
+    space = CodeSpace(pegs, colors)
+    here = OptimalSolver(space).solve(**options)
+    with make_executor("serial") as serial:
+        for executor in (serial, pool):
+            spread = OptimalSolver(space).solve(**options, executor=executor)
+            assert list(spread.nodes.items()) == list(here.nodes.items())
+            assert (spread.guesses == here.guesses).all() and spread.complete
+
+
+def test_a_dask_cluster_gives_the_same_tree() -> None:
+    space = CodeSpace(3, 4)
+    with make_executor("dask", 2) as executor:
+        spread = OptimalSolver(space).solve(executor=executor)
+    assert spread.nodes == OptimalSolver(space).solve().nodes
+
+
+@pytest.mark.parametrize("spread", [False, True])
+def test_an_interrupted_search_keeps_the_best_complete_tree(spread: bool) -> None:
+    space = CodeSpace(3, 5)
+    seen: list[Progress] = []
+
+    def interrupt_once_a_tree_exists(progress: Progress) -> None:
+        seen.append(progress)
+        if progress.best is not None:
+            raise KeyboardInterrupt
+
+    solver = OptimalSolver(space)
+    if spread:
+        with make_executor("serial") as executor:
+            kept = solver.solve(report=interrupt_once_a_tree_exists, executor=executor)
+    else:
+        kept = solver.solve(report=interrupt_once_a_tree_exists)
+    optimum = OptimalSolver(space).solve().total  # held to the oracle in test_solver
+    assert not kept.complete
+    assert kept.lower <= optimum <= kept.total == int(kept.guesses.sum())
+    assert all(p.lower <= optimum for p in seen)
+    assert seen[0].best is None and seen[-1].best == kept.total
+
+
+def test_interrupted_before_any_tree_is_an_interrupt() -> None:
+    def interrupt(progress: Progress) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        OptimalSolver(CodeSpace(3, 5)).solve(report=interrupt)
