@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from evo_mastermind.analysis.optimum import optimum_lines
 from evo_mastermind.analysis.published import (
     INSIDE,
     UNPUBLISHED,
@@ -209,6 +210,7 @@ def _block_lines(
             chosen = summary[summary["section"] == section]
             lines += [f"{heading} {title}", "", *_ranked_lines(chosen, tests, comparison, rule), ""]
         lines.append(f"{heading} Against the published table")
+    lines += ["", *optimum_lines(summary, int(block["pegs"].iloc[0]), int(block["colors"].iloc[0]))]
     if comparison is not None and published is not None:
         missing = unreproduced(summary, published)
         lines += ["", *_comparison_lines(comparison, missing, published_source)]
