@@ -103,6 +103,8 @@ GODDARD_MEAN = {
 }
 QUICK = {(2, 2), (3, 2), (4, 2), (5, 2), (2, 3), (3, 3), (2, 4), (2, 5)}
 """The games the oracle solves in well under a second each here."""
+BEYOND_REACH = {(5, 3), (4, 4)}
+"""Games the oracle had not finished after 15 minutes here (243 and 256 codes)."""
 
 
 @pytest.mark.parametrize(
@@ -110,6 +112,7 @@ QUICK = {(2, 2), (3, 2), (4, 2), (5, 2), (2, 3), (3, 3), (2, 4), (2, 5)}
     [
         game if game in QUICK else pytest.param(*game, marks=pytest.mark.slow)
         for game in GODDARD_MEAN
+        if game not in BEYOND_REACH
     ],
 )
 def test_goddard_mean(pegs: int, colors: int) -> None:
