@@ -8,6 +8,7 @@ kept for the life of the process; every game is then a walk down it. On (4,6) it
 from __future__ import annotations
 
 import sys
+import threading
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
@@ -37,6 +38,7 @@ class OptimalParams(PlayerParams):
 
 _SOLVED: dict[tuple[CodeSpace, int | None, str, str | None], Solution] = {}
 """Trees searched in this process, by game and options."""
+_LOCK = threading.Lock()
 _SOLVERS: dict[CodeSpace, OptimalSolver] = {}
 """The solver of the last game searched (its transposition table is large)."""
 
@@ -50,9 +52,10 @@ def _solution(
     executor: Executor | None,
 ) -> Solution:
     key = (space, max_guesses, objective, first_guess)
-    if key not in _SOLVED:
-        _SOLVED[key] = _searched(space, max_guesses, objective, first_guess, progress, executor)
-    return _SOLVED[key]
+    with _LOCK:  # threads of one Dask worker share the solver and its table
+        if key not in _SOLVED:
+            _SOLVED[key] = _searched(space, max_guesses, objective, first_guess, progress, executor)
+        return _SOLVED[key]
 
 
 def _searched(
