@@ -1,9 +1,8 @@
 """The optimum of a game: the floor every player's mean is measured against.
 
 The exact optimum (fewest guesses over every secret, any code a guess) of the games the
-``optimal`` player has been run on, as recorded in ``benchmarks/results/optimal.csv``
-(``tests/optimal`` holds this table to the solver), and the published figures of games
-beyond it: (4,6) 5625 guesses (Koyama & Lai 1993, which the solver reproduces) and (4,7)
+``optimal`` player has been run on (``tests/analysis/test_optimum.py`` holds each recorded
+total to the solver), and the published figures of games beyond them: (4,6) 5625 guesses (Koyama & Lai 1993, which the solver reproduces) and (4,7)
 mean 4.676 (Ville 2013). The mean is over secrets drawn uniformly, so it is the floor of
 any experiment whose secrets are drawn that way (or are every code once).
 """
@@ -56,7 +55,7 @@ _TOTALS: dict[tuple[int, int], int] = {
     (6, 2): 224,
     (6, 3): 2649,
 }
-"""Optimal totals the ``optimal`` player computed (``benchmarks/bench_optimal.py``)."""
+"""Optimal totals the ``optimal`` player computed (``benchmarks/results/optimal.csv``)."""
 
 
 def known_optimum(pegs: int, colors: int) -> Optimum | None:
