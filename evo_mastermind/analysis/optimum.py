@@ -2,9 +2,10 @@
 
 The exact optimum (fewest guesses over every secret, any code a guess) of the games the
 ``optimal`` player has been run on (``tests/analysis/test_optimum.py`` holds each recorded
-total to the solver), and the published figures of games beyond them: (4,6) 5625 guesses (Koyama & Lai 1993, which the solver reproduces) and (4,7)
-mean 4.676 (Ville 2013). The mean is over secrets drawn uniformly, so it is the floor of
-any experiment whose secrets are drawn that way (or are every code once).
+total to the solver), and the published figures: (4,6) 5625 guesses (Koyama & Lai 1993,
+which the solver reproduces) and (4,7) mean 4.676 (Ville 2013). The mean is over secrets
+drawn uniformly, so it is the floor of any experiment whose secrets are drawn that way (or
+are every code once).
 """
 
 from __future__ import annotations

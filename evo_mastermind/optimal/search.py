@@ -45,6 +45,24 @@ UNLIMITED = 255
 TT_MIN = 4
 """Candidate sets from this size are kept in the transposition table."""
 
+Game = tuple[
+    npt.NDArray[np.uint8],  # every code
+    int,  # colours
+    npt.NDArray[np.uint8],  # the response table
+    npt.NDArray[np.int64],  # every permutation of the positions
+    npt.NDArray[np.int64],  # counting bound by set size (level_bounds)
+    npt.NDArray[np.int64],  # most secrets by guesses left (level_bounds)
+]
+"""What the search knows of the game, built once by the solver."""
+
+Memo = tuple[
+    npt.NDArray[np.uint64],  # keys
+    npt.NDArray[np.int64],  # per slot: value, exact, pool start, size, guesses left, guess
+    npt.NDArray[np.int32],  # the sets' members
+    npt.NDArray[np.int64],  # pool used, entries, nodes searched
+]
+"""The transposition table, kept by the solver across calls."""
+
 _FNV_PRIME = np.uint64(0x100000001B3)
 _FNV_BASIS = np.uint64(0xCBF29CE484222325)
 
@@ -266,18 +284,14 @@ def guess_bounds(
     d: int,
     history: npt.NDArray[np.int32],
     played: int,
-    codes: npt.NDArray[np.uint8],
-    colors: int,
-    table: npt.NDArray[np.uint8],
-    perms: npt.NDArray[np.int64],
-    floor: npt.NDArray[np.int64],
-    capacity: npt.NDArray[np.int64],
+    game: Game,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Every guess :func:`solve` tries at this set, in increasing code index.
 
     One guess per symmetry class, each splitting the set; with each its counting lower
     bound and the size of its largest part other than the win.
     """
+    codes, colors, table, perms, floor, capacity = game
     n = members.shape[0]
     pegs = codes.shape[1]
     n_codes = codes.shape[0]
@@ -322,24 +336,18 @@ def solve(
     budget: int,
     history: npt.NDArray[np.int32],
     played: int,
-    codes: npt.NDArray[np.uint8],
-    colors: int,
-    table: npt.NDArray[np.uint8],
-    perms: npt.NDArray[np.int64],
-    floor: npt.NDArray[np.int64],
-    capacity: npt.NDArray[np.int64],
-    tt_key: npt.NDArray[np.uint64],
-    tt_meta: npt.NDArray[np.int64],
-    pool: npt.NDArray[np.int32],
-    used: npt.NDArray[np.int64],
+    game: Game,
+    memo: Memo,
 ) -> tuple[int, int]:
     """``(T, best guess)`` of the sorted candidate set ``members`` with ``d`` guesses left.
 
     Exact when ``T <= budget``; otherwise ``T`` is a lower bound above the budget and the
     guess is -1. ``history[:played]`` are the guesses played to reach the set (they only
-    decide which symmetries may prune). ``used`` counts the pool and the table entries
-    filled, then the nodes searched.
+    decide which symmetries may prune). ``memo`` is the transposition table; its ``used``
+    counts the pool and the table entries filled, then the nodes searched.
     """
+    codes, _, table, _, floor, capacity = game
+    tt_key, tt_meta, pool, used = memo
     n = members.shape[0]
     if n == 1:
         return (1, int(members[0])) if d >= 1 else (INF, -1)
@@ -363,9 +371,7 @@ def solve(
     n_responses = (pegs + 1) * (pegs + 1)
     child_d = d if d == UNLIMITED else d - 1
 
-    guesses, bounds, largest = guess_bounds(
-        members, d, history, played, codes, colors, table, perms, floor, capacity
-    )
+    guesses, bounds, largest = guess_bounds(members, d, history, played, game)
     counts = np.zeros(n_responses, dtype=np.int64)
     best, best_guess = budget + 1, -1
     failed = INF  # the least lower bound of a guess that did not fit the budget
@@ -438,16 +444,8 @@ def solve(
                 child_budget,
                 history,
                 played + 1,
-                codes,
-                colors,
-                table,
-                perms,
-                floor,
-                capacity,
-                tt_key,
-                tt_meta,
-                pool,
-                used,
+                game,
+                memo,
             )
             if value > child_budget:
                 failed = min(failed, spent + value + rest)

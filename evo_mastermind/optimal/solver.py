@@ -107,6 +107,8 @@ class OptimalSolver:
         self.tt_meta = np.zeros((TABLE_SLOTS, 6), dtype=np.int64)
         self.pool = np.zeros(POOL_SIZE, dtype=np.int32)
         self.used = np.zeros(3, dtype=np.int64)
+        self.game = (self.codes, space.colors, self.table, self.perms, self.floor, self.capacity)
+        self.memo = (self.tt_key, self.tt_meta, self.pool, self.used)
         self.win = pegs * (pegs + 1)
         self.inf: int = search.INF
         self.unlimited: int = search.UNLIMITED
@@ -117,21 +119,7 @@ class OptimalSolver:
         buffer = np.zeros(len(history) + min(d, members.size) + 2, dtype=np.int32)
         buffer[: len(history)] = history
         value, guess = self._search.solve(
-            members,
-            d,
-            budget,
-            buffer,
-            len(history),
-            self.codes,
-            self.space.colors,
-            self.table,
-            self.perms,
-            self.floor,
-            self.capacity,
-            self.tt_key,
-            self.tt_meta,
-            self.pool,
-            self.used,
+            members, d, budget, buffer, len(history), self.game, self.memo
         )
         return int(value), int(guess)
 
@@ -304,16 +292,7 @@ class OptimalSolver:
             bound = self.space.size + sum(self.floor_of(p.size, child_d) for _, p in parts)
             return [self.first_guess], [min(bound, search.INF)]
         guesses, bounds = search.guess_bounds(
-            everything,
-            d,
-            np.zeros(1, dtype=np.int32),
-            0,
-            self.codes,
-            self.space.colors,
-            self.table,
-            self.perms,
-            self.floor,
-            self.capacity,
+            everything, d, np.zeros(1, dtype=np.int32), 0, self.game
         )[:2]
         order = np.lexsort((guesses, bounds))
         return [int(g) for g in guesses[order]], [int(b) for b in bounds[order]]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
@@ -51,29 +53,29 @@ def _solution(
     progress: bool,
     executor: Executor | None,
 ) -> Solution:
-    key = (space, max_guesses, objective, first_guess)
-    with _LOCK:  # threads of one Dask worker share the solver and its table
-        if key not in _SOLVED:
-            _SOLVED[key] = _searched(space, max_guesses, objective, first_guess, progress, executor)
-        return _SOLVED[key]
-
-
-def _searched(
-    space: CodeSpace,
-    max_guesses: int | None,
-    objective: Literal["expected", "worst"],
-    first_guess: str | None,
-    progress: bool,
-    executor: Executor | None,
-) -> Solution:
+    """The tree of these options, searched on first use (one game's solver kept)."""
     from evo_mastermind.optimal.solver import OptimalSolver
 
-    if space not in _SOLVERS:  # one per game: what it learns serves every option
-        _SOLVERS.clear()
-        _SOLVERS[space] = OptimalSolver(space)
-    solver = _SOLVERS[space]
-    if not progress:
-        return solver.solve(max_guesses, objective, first_guess, executor=executor)
+    with _LOCK:  # threads of one Dask worker share the solver and its table
+        key = (space, max_guesses, objective, first_guess)
+        if key in _SOLVED:
+            return _SOLVED[key]
+        if space not in _SOLVERS:  # one per game: what it learns serves every option
+            _SOLVERS.clear()
+            _SOLVERS[space] = OptimalSolver(space)
+        solver = _SOLVERS[space]
+        with _progress_bar(space, progress) as report:
+            found = solver.solve(max_guesses, objective, first_guess, report, executor)
+        _SOLVED[key] = found
+        return found
+
+
+@contextmanager
+def _progress_bar(space: CodeSpace, shown: bool) -> Iterator[Callable[[Progress], None] | None]:
+    """A progress bar on stderr with the best total found and the proven lower bound."""
+    if not shown:
+        yield None
+        return
     from tqdm import tqdm
 
     with tqdm(desc=f"optimal {space}", unit="opening", leave=False, file=sys.stderr) as bar:
@@ -84,7 +86,7 @@ def _searched(
             best = "-" if state.best is None else str(state.best)
             bar.set_postfix_str(f"best {best}, proven >= {state.lower}", refresh=True)
 
-        return solver.solve(max_guesses, objective, first_guess, report, executor)
+        yield report
 
 
 @register_player("optimal")
