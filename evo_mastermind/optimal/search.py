@@ -395,6 +395,7 @@ def solve(
     grouped = np.empty(n, dtype=np.int32)
     starts = np.empty(n_responses, dtype=np.int64)
     sizes = np.empty(n_responses, dtype=np.int64)
+    known = np.empty(n_responses, dtype=np.int64)
     for item in order:
         bound_g = item // n_codes
         g = item % n_codes
@@ -421,21 +422,35 @@ def solve(
             starts[r] += 1
         for r in range(n_responses):
             starts[r] -= counts[r]
-        # Largest parts first: the likeliest to overrun the limit.
+        # The parts' bounds, tightened by what the table has proven of them.
         sizes[win] = 0
+        rest = 0
+        for r in range(n_responses):
+            c = sizes[r]
+            known[r] = 0
+            if c == 0:
+                continue
+            known[r] = _part_floor(c, child_d, floor, capacity)
+            if c >= TT_MIN:
+                part = grouped[starts[r] : starts[r] + c]
+                slot = _find(part, child_d, _hash(part, child_d), tt_key, tt_meta, pool)
+                if slot >= 0:
+                    known[r] = max(known[r], tt_meta[slot, 0])
+            rest += known[r]
         spent = n
-        rest = bound_g - n
+        if spent + rest > limit:
+            failed = min(failed, spent + rest)
+            continue
         ok = True
-        while True:
+        while True:  # largest parts first: the likeliest to overrun the limit
             r = int(np.argmax(sizes))
             c = sizes[r]
             if c == 0:
                 break
             sizes[r] = 0
-            part_floor = _part_floor(c, child_d, floor, capacity)
             if c <= 2:
                 continue
-            rest -= part_floor
+            rest -= known[r]
             child_budget = limit - spent - rest
             history[played] = g
             value, _ = solve(
