@@ -478,3 +478,24 @@ def solve(
     if n >= TT_MIN:
         _store(members, d, failed, False, -1, tt_key, tt_meta, pool, used)
     return failed, -1
+
+
+@njit(cache=True, nogil=True)
+def greedy_guess(
+    members: npt.NDArray[np.int32],
+    d: int,
+    history: npt.NDArray[np.int32],
+    played: int,
+    game: Game,
+) -> int:
+    """The guess of the quick first tree: the least counting bound, lowest code on ties.
+
+    -1 when no guess can finish the set in ``d`` guesses by the counting bound.
+    """
+    if members.shape[0] <= 2:
+        return int(members[0])
+    guesses, bounds, _ = guess_bounds(members, d, history, played, game)
+    if guesses.shape[0] == 0:
+        return -1
+    k = int(np.argmin(bounds))  # the first of the least: guesses are in code order
+    return int(guesses[k]) if bounds[k] < INF else -1

@@ -192,10 +192,56 @@ class OptimalSolver:
             from evo_mastermind.optimal.distributed import search_on
 
             return search_on(self, executor, d, ceiling, report)
-        best, lower, opening, complete = self._opening_search(d, report, ceiling=ceiling)
+        first = None if ceiling is not None else self._greedy(d)
+        if first is not None:
+            ceiling = first.total  # the optimum is no worse: nothing above it is searched
+        try:
+            if first is not None and report is not None:
+                report(Progress(first.total, first.lower, 0, len(self.openings(d)[0])))
+            best, lower, opening, complete = self._opening_search(d, report, ceiling=ceiling)
+        except KeyboardInterrupt:
+            if first is None:
+                raise
+            print("interrupted: keeping the quick first tree (no opening solved)", file=sys.stderr)
+            return first
         if opening < 0:
             return None
         return self._tree(opening, d, best, lower, complete)
+
+    def _greedy(self, d: int) -> Solution | None:
+        """A quick first tree: at every node the guess of least counting bound.
+
+        Its total bounds the optimum from above; it is the tree kept if the search is
+        interrupted before any opening is solved. None if it cannot finish in ``d`` guesses.
+        """
+        search = self._search
+        everything = np.arange(self.space.size, dtype=np.int32)
+        nodes: dict[tuple[int, ...], int] = {}
+        counts = np.zeros(self.space.size, dtype=np.int64)
+
+        def grow(members: npt.NDArray[np.int32], d: int, guess: int, path: tuple[int, ...]) -> bool:
+            if guess < 0:
+                return False
+            nodes[path] = guess
+            counts[members[members == guess]] = len(path) + 1
+            child_d = d if d == search.UNLIMITED else d - 1
+            played = np.array([*(nodes[path[:k]] for k in range(len(path))), guess, 0], np.int32)
+            for response, part in self.parts(members, guess):
+                if child_d < 1:
+                    return False
+                chosen = search.greedy_guess(part, child_d, played, len(path) + 1, self.game)
+                if not grow(part, child_d, chosen, (*path, response)):
+                    return False
+            return True
+
+        opening = self.first_guess
+        if opening is None:
+            opening = search.greedy_guess(everything, d, np.zeros(1, np.int32), 0, self.game)
+        if not grow(everything, d, opening, ()):
+            return None
+        total = int(counts.sum())
+        lower = min(self.openings(d)[1])
+        return Solution(total, int(counts.max()), counts, nodes, False, lower)
 
     def _shallowest(self, solution: Solution, executor: Executor | None) -> Solution:
         """Among the trees with the fewest guesses, one of the least depth.
@@ -263,14 +309,22 @@ class OptimalSolver:
                     spent += value
                     proven[k] = max(proven[k], spent + rest)
                     if report is not None:
-                        report(self._progress(best, proven, done, len(openings)))
+                        report(
+                            self._progress(
+                                min(best, ceiling or search.INF), proven, done, len(openings)
+                            )
+                        )
                 if ok:
                     best, best_opening = spent, guess
                     if probe:
                         break
                 done += 1
                 if report is not None:
-                    report(self._progress(best, proven, done, len(openings)))
+                    report(
+                        self._progress(
+                            min(best, ceiling or search.INF), proven, done, len(openings)
+                        )
+                    )
         except KeyboardInterrupt:
             if best_opening < 0:
                 raise
