@@ -36,6 +36,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from evo_mastermind.optimal.memo import Memo, find, set_hash, store
+
 INF = 1 << 40
 """A total no tree reaches: a value at or above it means "cannot be done in time"."""
 
@@ -54,17 +56,6 @@ Game = tuple[
     npt.NDArray[np.int64],  # most secrets by guesses left (level_bounds)
 ]
 """What the search knows of the game, built once by the solver."""
-
-Memo = tuple[
-    npt.NDArray[np.uint64],  # keys
-    npt.NDArray[np.int64],  # per slot: value, exact, pool start, size, guesses left, guess
-    npt.NDArray[np.int32],  # the sets' members
-    npt.NDArray[np.int64],  # pool used, entries, nodes searched
-]
-"""The transposition table, kept by the solver across calls."""
-
-_FNV_PRIME = np.uint64(0x100000001B3)
-_FNV_BASIS = np.uint64(0xCBF29CE484222325)
 
 
 @njit(cache=True, nogil=True)
@@ -204,81 +195,6 @@ def _is_representative(
 
 
 @njit(cache=True, nogil=True)
-def _hash(members: npt.NDArray[np.int32], d: int) -> np.uint64:
-    value = _FNV_BASIS ^ np.uint64(d)
-    for m in members:
-        value = (value ^ np.uint64(m)) * _FNV_PRIME
-    value ^= value >> np.uint64(29)
-    if value == 0:
-        value = np.uint64(1)
-    return value
-
-
-@njit(cache=True, nogil=True)
-def _find(
-    members: npt.NDArray[np.int32],
-    d: int,
-    key: np.uint64,
-    tt_key: npt.NDArray[np.uint64],
-    tt_meta: npt.NDArray[np.int64],
-    pool: npt.NDArray[np.int32],
-) -> int:
-    """The slot holding this set, or -1 - (a free slot) when it is absent (-1 - capacity: full)."""
-    capacity = tt_key.shape[0]
-    slot = np.int64(key & np.uint64(capacity - 1))
-    n = members.shape[0]
-    for _ in range(16):
-        if tt_key[slot] == 0:
-            return -1 - int(slot)
-        if tt_key[slot] == key and tt_meta[slot, 3] == n and tt_meta[slot, 4] == d:
-            start = tt_meta[slot, 2]
-            same = True
-            for i in range(n):
-                if pool[start + i] != members[i]:
-                    same = False
-                    break
-            if same:
-                return int(slot)
-        slot = (slot + 1) & (capacity - 1)
-    return -1 - capacity
-
-
-@njit(cache=True, nogil=True)
-def _store(
-    members: npt.NDArray[np.int32],
-    d: int,
-    value: int,
-    exact: bool,
-    guess: int,
-    tt_key: npt.NDArray[np.uint64],
-    tt_meta: npt.NDArray[np.int64],
-    pool: npt.NDArray[np.int32],
-    used: npt.NDArray[np.int64],
-) -> None:
-    """Record an exact value (with its guess) or a lower bound for the set."""
-    key = _hash(members, d)
-    slot = _find(members, d, key, tt_key, tt_meta, pool)
-    capacity = tt_key.shape[0]
-    n = members.shape[0]
-    if slot < 0:
-        slot = -1 - slot
-        if slot == capacity or used[0] + n > pool.shape[0]:
-            return  # full: forgetting only costs time
-        tt_key[slot] = key
-        tt_meta[slot, 2] = used[0]
-        tt_meta[slot, 3] = n
-        tt_meta[slot, 4] = d
-        pool[used[0] : used[0] + n] = members
-        used[0] += n
-        used[1] += 1
-    elif tt_meta[slot, 1] == 1 or (not exact and tt_meta[slot, 0] >= value):
-        return  # already exact, or already as strong a bound
-    tt_meta[slot, 0] = value
-    tt_meta[slot, 1] = 1 if exact else 0
-    tt_meta[slot, 5] = guess
-
-
-@njit(cache=True, nogil=True)
 def guess_bounds(
     members: npt.NDArray[np.int32],
     d: int,
@@ -357,7 +273,7 @@ def solve(
     if bound > budget:
         return bound, -1
     if n >= TT_MIN:
-        slot = _find(members, d, _hash(members, d), tt_key, tt_meta, pool)
+        slot = find(members, d, set_hash(members, d), tt_key, tt_meta, pool)
         if slot >= 0:
             if tt_meta[slot, 1] == 1:
                 value = tt_meta[slot, 0]
@@ -433,7 +349,7 @@ def solve(
             known[r] = _part_floor(c, child_d, floor, capacity)
             if c >= TT_MIN:
                 part = grouped[starts[r] : starts[r] + c]
-                slot = _find(part, child_d, _hash(part, child_d), tt_key, tt_meta, pool)
+                slot = find(part, child_d, set_hash(part, child_d), tt_key, tt_meta, pool)
                 if slot >= 0:
                     known[r] = max(known[r], tt_meta[slot, 0])
             rest += known[r]
@@ -472,11 +388,11 @@ def solve(
 
     if best_guess >= 0:
         if n >= TT_MIN:
-            _store(members, d, best, True, best_guess, tt_key, tt_meta, pool, used)
+            store(members, d, best, True, best_guess, tt_key, tt_meta, pool, used)
         return best, best_guess
     failed = max(failed, budget + 1)
     if n >= TT_MIN:
-        _store(members, d, failed, False, -1, tt_key, tt_meta, pool, used)
+        store(members, d, failed, False, -1, tt_key, tt_meta, pool, used)
     return failed, -1
 
 
