@@ -1,7 +1,8 @@
 """How far every heuristic tree is from the optimum, on (3,k), (4,5) and (4,6).
 
 Run with ``python -m benchmarks.studies.optimal_gap`` (a few minutes on two cores, most of
-it the (4,6) optimum). Every deterministic player's whole tree is built as
+it the (4,6) optimum); ``--games 4x7`` for other games (the (4,7) optimum takes minutes).
+Every deterministic player's whole tree is built as
 ``evo-mastermind tree`` builds it: the one-ply heuristics with lexicographic ties and every
 code in the pool (consistent codes first among ties), their default first guess; Knuth and
 the first consistent player as they are. The table (total guesses over every secret, and
@@ -11,6 +12,7 @@ above the optimum) goes to ``benchmarks/results/optimal_gap.md`` for
 
 from __future__ import annotations
 
+import argparse
 from typing import Any
 
 from benchmarks._record import RESULTS
@@ -32,11 +34,15 @@ PLAYERS: dict[str, tuple[str, dict[str, Any]]] = {
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", nargs="*", help="games as PxC, e.g. 4x7 (default: the list)")
+    args = parser.parse_args()
+    games = [tuple(int(n) for n in game.split("x")) for game in args.games or []] or GAMES
     lines = [
         "| game | " + " | ".join(PLAYERS) + " |",
         "|---|" + "---|" * len(PLAYERS),
     ]
-    for pegs, colors in GAMES:
+    for pegs, colors in games:
         space = CodeSpace(pegs, colors)
         cells = []
         optimum = 0
@@ -51,7 +57,8 @@ def main() -> None:
         row = f"| ({pegs},{colors}) | " + " | ".join(cells) + " |"
         print(row, flush=True)
         lines.append(row)
-    (RESULTS / "optimal_gap.md").write_text("\n".join(lines) + "\n")
+    name = "optimal_gap.md" if games == GAMES else f"optimal_gap_{'_'.join(args.games)}.md"
+    (RESULTS / name).write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
