@@ -66,7 +66,8 @@ def _solution(
         solver = _SOLVERS[space]
         with _progress_bar(space, progress) as report:
             found = solver.solve(max_guesses, objective, first_guess, report, executor)
-        _SOLVED[key] = found
+        if found.complete:  # an interrupted search's tree is not kept as the optimum
+            _SOLVED[key] = found
         return found
 
 
