@@ -144,7 +144,11 @@ def _build_parser() -> argparse.ArgumentParser:
     tree = commands.add_parser("tree", help="build a deterministic player's decision tree")
     _add_game_arguments(tree)
     tree.set_defaults(player="knuth")
-    tree.add_argument("--out", required=True, help="file to write (JSON, or DOT with --format dot)")
+    tree.add_argument(
+        "--out",
+        required=True,
+        help="file to write (JSON, or DOT with --format dot; --first-guess all: a directory)",
+    )
     tree.add_argument(
         "--format",
         choices=["json", "dot"],
@@ -157,6 +161,22 @@ def _build_parser() -> argparse.ArgumentParser:
         type=int,
         metavar="N",
         help="with --format dot: draw the first N guesses only, each deeper subtree as one node",
+    )
+    tree.add_argument(
+        "--executor",
+        choices=["serial", "process", "dask"],
+        help="the optimal player only: where the subtrees under the opening are searched "
+        "(default: this process; the tree is the same wherever they run)",
+    )
+    tree.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    tree.add_argument(
+        "--scheduler", help="Dask scheduler address (default: an in-process LocalCluster)"
+    )
+    tree.add_argument(
+        "--first-guess",
+        metavar="CODE|all",
+        help="the opening; 'all': one tree per distinct opening (up to colour and position "
+        "symmetry), written to the --out directory, and a table of their totals",
     )
     tree.add_argument("--no-progress", action="store_true", help="no progress bar")
     tree.set_defaults(handler=_tree)
@@ -562,10 +582,32 @@ def _tree(args: argparse.Namespace) -> int:
         raise UsageError("--depth limits a drawing: it needs --format dot")
     if args.depth is not None and args.depth < 1:
         raise UsageError(f"--depth must be at least 1, got {args.depth}")
+    from evo_mastermind.players import make_player
     from evo_mastermind.players.tree import build_tree
 
-    _, player = _make(args)
-    tree = build_tree(player, _options(args), progress=not args.no_progress)
+    if args.first_guess is not None and args.first_guess.strip().lower() == "all":
+        if args.format != "json":
+            raise UsageError("--first-guess all writes JSON trees; leave out --format")
+        return _tree_every_opening(args)
+    space = CodeSpace(args.pegs, args.colors)
+    options = _options(args)
+    if args.first_guess is not None:
+        options["first_guess"] = args.first_guess
+    player = make_player(args.player, space, options)
+    if args.executor is None:
+        tree = build_tree(player, options, progress=not args.no_progress)
+    else:
+        from evo_mastermind.runner import make_executor
+
+        if not hasattr(player, "executor"):
+            raise UsageError(f"--executor: player {args.player!r} builds its tree here only")
+        if args.scheduler is not None and args.executor != "dask":
+            raise UsageError(f"--scheduler needs --executor dask, not {args.executor}")
+        if args.workers is not None and args.workers < 1:
+            raise UsageError(f"--workers must be at least 1, got {args.workers}")
+        with make_executor(args.executor, args.workers, args.scheduler) as executor:
+            player.executor = executor
+            tree = build_tree(player, options, progress=not args.no_progress)
     if args.format == "dot":
         from evo_mastermind.players.tree_dot import tree_to_dot
 
@@ -577,6 +619,30 @@ def _tree(args: argparse.Namespace) -> int:
         f"{args.player} on {player.space}: {int(counts.sum())} guesses over {counts.size} secrets "
         f"(mean {counts.mean():.4f}, max {int(counts.max())}); written to {args.out}"
     )
+    return 0
+
+
+def _tree_every_opening(args: argparse.Namespace) -> int:
+    from evo_mastermind.players.openings import every_opening
+
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--first-guess all writes one tree per opening: --out {out} is a file")
+    space = CodeSpace(args.pegs, args.colors)
+    rows = []
+    print(f"{args.player} on {space}, every distinct opening:")
+    print(f"{'opening':<{max(7, space.pegs)}}  {'total':>7}  {'mean':>7}  {'max':>3}")
+    for found in every_opening(args.player, space, _options(args), not args.no_progress):
+        out.mkdir(parents=True, exist_ok=True)
+        found.tree.save(out / f"{found.opening}.json")
+        rows.append(found)
+        print(
+            f"{found.opening:<{max(7, space.pegs)}}  {found.total:>7}  {found.mean:>7.4f}  "
+            f"{found.depth:>3}",
+            flush=True,
+        )
+    best = min(rows, key=lambda row: (row.total, row.depth, row.opening))
+    print(f"best opening {best.opening} ({best.total} guesses); trees written to {out}/")
     return 0
 
 

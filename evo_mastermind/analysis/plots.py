@@ -17,6 +17,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from evo_mastermind.analysis.kinds import PLOT_KINDS as PLOT_KINDS  # re-exported for callers
+from evo_mastermind.analysis.optimum import known_optimum
 from evo_mastermind.analysis.results import (
     AnalysisError,
     blocks,
@@ -138,6 +139,18 @@ def plot_distribution(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure
                 label=name,
             )
             axis.axvline(mean, color=colours[label], linestyle="--", linewidth=1.2)
+        optimum = known_optimum(key[0], key[1])
+        if optimum is not None:  # the floor every player's mean is measured against
+            axis.axvline(optimum.mean, color="black", linestyle=":", linewidth=1.5)
+            axis.annotate(
+                f"optimum {optimum.mean:.3f}",
+                (optimum.mean, 1.0),
+                xycoords=("data", "axes fraction"),
+                rotation=90,
+                ha="right",
+                va="top",
+                fontsize=7,
+            )
         axis.set_xticks(counts)
         axis.set_xlabel("guesses to solve")
         axis.set_ylabel("share of games")

@@ -24,6 +24,7 @@ import pandas as pd
 
 from evo_mastermind.analysis.effect_sizes import mean_confidence_intervals, pairwise_a12
 from evo_mastermind.analysis.failures import FLAG, failed_games, failure_notes
+from evo_mastermind.analysis.optimum import optimum_lines
 from evo_mastermind.analysis.published import (
     INSIDE,
     UNPUBLISHED,
@@ -250,6 +251,7 @@ def _block_lines(
             lines += [f"{heading} {title}", "", *_ranked_lines(chosen, tests, comparison, rule)]
             lines += [*failure_notes(block, chosen["player"].tolist()), ""]
         lines.append(f"{heading} Against the published table")
+    lines += ["", *optimum_lines(summary, int(block["pegs"].iloc[0]), int(block["colors"].iloc[0]))]
     if comparison is not None and published is not None:
         missing = unreproduced(summary, published, compare_as)
         lines += ["", *_comparison_lines(comparison, missing, published_source)]

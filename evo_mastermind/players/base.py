@@ -186,6 +186,7 @@ BUILTIN_PLAYERS: Mapping[str, str] = MappingProxyType(
         "worst_case": "evo_mastermind.players.one_ply",
         "random": "evo_mastermind.players.one_ply",
         "local_entropy": "evo_mastermind.players.one_ply",
+        "optimal": "evo_mastermind.players.optimal",
         "rao": "evo_mastermind.players.rao",
         "sampler": "evo_mastermind.players.sampler",
         "tree": "evo_mastermind.players.tree",

@@ -154,6 +154,8 @@ def build_tree(
     with _collection_paused():
         if isinstance(player, PartitionPlayer) and player.settings.ties == "lexicographic":
             root, counted = _grown(player, progress)
+        elif callable(getattr(player, "grown_tree", None)):  # a player that has its tree
+            root, counted = player.grown_tree(progress)  # type: ignore[attr-defined]
         else:
             root = _asked(player)
     return DecisionTree(player.space, player.name, dict(params or {}), root, counted)

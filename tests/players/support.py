@@ -98,7 +98,7 @@ def every_player(tree_path: Path) -> list[dict[str, Any]]:
     ]
     for name in ("entropy", "most_parts", "expected_size", "worst_case", "random"):
         entries.append({"label": name, "player": name})
-    for name in ("local_entropy", "knuth", "first_consistent", "fcol"):
+    for name in ("local_entropy", "knuth", "first_consistent", "fcol", "optimal"):
         entries.append({"label": name, "player": name})
     missing = set(PLAYERS) - {entry["player"] for entry in entries}
     assert not missing, f"add the players {sorted(missing)} to every_player()"

@@ -1,0 +1,6 @@
+"""Exact optimal strategies: the decision tree with the fewest guesses over every secret.
+
+:mod:`~evo_mastermind.optimal.search` is the compiled branch and bound;
+:mod:`~evo_mastermind.optimal.solver` drives it (openings, progress, interruption) and
+returns the tree. The ``optimal`` player (:mod:`evo_mastermind.players.optimal`) plays it.
+"""

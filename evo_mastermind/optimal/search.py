@@ -1,0 +1,417 @@
+"""The compiled branch and bound behind the exact optimal strategy (Numba).
+
+``solve`` returns ``T(S, d)``: the fewest guesses, summed over the secrets of the candidate
+set ``S``, of any decision tree that finds each of them within ``d`` more guesses, any code
+allowed as a guess::
+
+    T(S, d) = min over guesses g splitting S of  |S| + sum of T(S_r, d - 1) over the parts S_r
+              of S by response r other than the win.
+
+It is called with a budget ``B`` and returns the exact value when it is at most ``B``, else
+a lower bound above ``B`` (the search stops as soon as the budget is exceeded). Every
+shortcut is exact:
+
+* ``|S| = 1`` costs 1 and ``|S| = 2`` costs 3 (guess either member).
+* Counting: at most ``R ** (k - 1)`` secrets can be found by the ``k``-th guess (``R`` the
+  number of responses other than the win), so filling the levels in order bounds ``T``
+  from below; a part too large for the guesses left cannot be finished at all.
+* A guess whose parts all have at most two secrets is scored exactly without recursion.
+* Symmetry: colour and position permutations that fix every guess played map the
+  candidate set onto itself, so only the least code of each orbit is tried (colours never
+  played are interchangeable, which the canonical relabelling of unplayed colours covers).
+* A transposition table keeps, per candidate set and guesses left, the exact value and
+  its best guess, or the best lower bound proven; sets are compared member by member.
+
+Ties between equally good guesses go to the lowest code index, which makes the tree a
+function of the game alone: a guess with a lower index than the best one found so far is
+searched with the best total as its limit (so an equal total is found), any other with
+one less. No bound depends on timing or on the order in which sets were met.
+
+Responses are packed ``black * (pegs + 1) + white`` as everywhere in the project.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from evo_mastermind.optimal.memo import Memo, find, set_hash, store
+
+INF = 1 << 40
+"""A total no tree reaches: a value at or above it means "cannot be done in time"."""
+
+UNLIMITED = 255
+"""Guesses left when there is no limit (never decreased, so never reached)."""
+
+TT_MIN = 4
+"""Candidate sets from this size are kept in the transposition table."""
+
+Game = tuple[
+    npt.NDArray[np.uint8],  # every code
+    int,  # colours
+    npt.NDArray[np.uint8],  # the response table
+    npt.NDArray[np.int64],  # every permutation of the positions
+    npt.NDArray[np.int64],  # counting bound by set size (level_bounds)
+    npt.NDArray[np.int64],  # most secrets by guesses left (level_bounds)
+]
+"""What the search knows of the game, built once by the solver."""
+
+
+@njit(cache=True, nogil=True)
+def response_table(codes: npt.NDArray[np.uint8], colors: int) -> npt.NDArray[np.uint8]:
+    """The packed response of every code (row, the guess) to every code (column)."""
+    n, pegs = codes.shape
+    table = np.empty((n, n), dtype=np.uint8)
+    counts = np.zeros((n, colors), dtype=np.uint8)
+    for i in range(n):
+        for peg in range(pegs):
+            counts[i, codes[i, peg]] += 1
+    for i in range(n):
+        for j in range(n):
+            black = 0
+            for peg in range(pegs):
+                if codes[i, peg] == codes[j, peg]:
+                    black += 1
+            common = 0
+            for colour in range(colors):
+                common += min(counts[i, colour], counts[j, colour])
+            table[i, j] = black * (pegs + 1) + common - black
+    return table
+
+
+@njit(cache=True, nogil=True)
+def level_bounds(n_codes: int, others: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The counting bounds: least total for ``m`` secrets, and most secrets in ``d`` guesses.
+
+    ``others`` is the number of responses other than the win. Returns ``floor[m]`` for
+    ``m`` up to ``n_codes`` and ``capacity[d]`` for ``d`` up to :data:`UNLIMITED`.
+    """
+    floor = np.zeros(n_codes + 1, dtype=np.int64)
+    level, width, left, total = 1, 1, 0, 0
+    for m in range(1, n_codes + 1):
+        if left == 0:
+            left = width
+            if level > 1:
+                width = min(width * others, INF)
+                left = width
+            level += 1
+        total += level - 1
+        left -= 1
+        floor[m] = total
+    capacity = np.zeros(UNLIMITED + 1, dtype=np.int64)
+    reach = 1
+    for d in range(1, UNLIMITED + 1):
+        capacity[d] = min(capacity[d - 1] + reach, INF)
+        reach = min(reach * others, INF)
+    capacity[UNLIMITED] = INF
+    return floor, capacity
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _part_floor(
+    m: int, d: int, floor: npt.NDArray[np.int64], capacity: npt.NDArray[np.int64]
+) -> int:
+    """The counting bound of a part of ``m`` secrets with ``d`` guesses left."""
+    if m > capacity[d]:
+        return INF
+    return floor[m]
+
+
+@njit(cache=True, nogil=True)
+def _stabiliser(
+    codes: npt.NDArray[np.uint8],
+    colors: int,
+    perms: npt.NDArray[np.int64],
+    history: npt.NDArray[np.int32],
+    played: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Position and colour permutations fixing every guess played (played colours only).
+
+    Acting as ``image[sigma[i]] = pi[code[i]]``; unplayed colours are left to the canonical
+    relabelling. Returns the position permutations and their colour maps, identity first.
+    """
+    n_perms, pegs = perms.shape
+    sigmas = np.empty((n_perms, pegs), dtype=np.int64)
+    maps = np.empty((n_perms, colors), dtype=np.int64)
+    found = 0
+    for k in range(n_perms):
+        mapping = np.full(colors, -1, dtype=np.int64)
+        inverse = np.full(colors, -1, dtype=np.int64)
+        good = True
+        for h in range(played):
+            code = codes[history[h]]
+            for i in range(pegs):
+                a, b = code[i], code[perms[k, i]]
+                if (mapping[a] >= 0 and mapping[a] != b) or (inverse[b] >= 0 and inverse[b] != a):
+                    good = False
+                    break
+                mapping[a] = b
+                inverse[b] = a
+            if not good:
+                break
+        if good:
+            for c in range(colors):
+                if mapping[c] < 0:
+                    mapping[c] = c
+            sigmas[found] = perms[k]
+            maps[found] = mapping
+            found += 1
+    return sigmas[:found], maps[:found]
+
+
+@njit(cache=True, nogil=True)
+def _is_representative(
+    code: npt.NDArray[np.uint8],
+    index: int,
+    colors: int,
+    used: npt.NDArray[np.bool_],
+    sigmas: npt.NDArray[np.int64],
+    maps: npt.NDArray[np.int64],
+    image: npt.NDArray[np.int64],
+    relabel: npt.NDArray[np.int64],
+) -> bool:
+    """Whether ``code`` is the least code of its orbit under the symmetries of the history."""
+    pegs = code.shape[0]
+    for k in range(sigmas.shape[0]):
+        for i in range(pegs):
+            image[sigmas[k, i]] = maps[k, code[i]]
+        relabel[:] = -1
+        fresh = 0
+        value = 0
+        for i in range(pegs):
+            colour = image[i]
+            if not used[colour]:
+                if relabel[colour] < 0:
+                    while used[fresh]:
+                        fresh += 1
+                    relabel[colour] = fresh
+                    fresh += 1
+                colour = relabel[colour]
+            value = value * colors + colour
+        if value < index:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def guess_bounds(
+    members: npt.NDArray[np.int32],
+    d: int,
+    history: npt.NDArray[np.int32],
+    played: int,
+    game: Game,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every guess :func:`solve` tries at this set, in increasing code index.
+
+    One guess per symmetry class, each splitting the set; with each its counting lower
+    bound and the size of its largest part other than the win.
+    """
+    codes, colors, table, perms, floor, capacity = game
+    n = members.shape[0]
+    pegs = codes.shape[1]
+    n_codes = codes.shape[0]
+    win = pegs * (pegs + 1)
+    child_d = d if d == UNLIMITED else d - 1
+    colour_used = np.zeros(colors, dtype=np.bool_)
+    for h in range(played):
+        for colour in codes[history[h]]:
+            colour_used[colour] = True
+    sigmas, maps = _stabiliser(codes, colors, perms, history, played)
+    image = np.empty(pegs, dtype=np.int64)
+    relabel = np.empty(colors, dtype=np.int64)
+    counts = np.zeros((pegs + 1) * (pegs + 1), dtype=np.int64)
+    guesses = np.empty(n_codes, dtype=np.int64)
+    bounds = np.empty(n_codes, dtype=np.int64)
+    largest = np.zeros(n_codes, dtype=np.int64)
+    found = 0
+    for g in range(n_codes):
+        if not _is_representative(codes[g], g, colors, colour_used, sigmas, maps, image, relabel):
+            continue
+        counts[:] = 0
+        row = table[g]
+        for m in members:
+            counts[row[m]] += 1
+        if counts[win] == 0 and counts[row[members[0]]] == n:
+            continue
+        total = n
+        for r in range(counts.shape[0]):
+            if counts[r] > 0 and r != win:
+                total += _part_floor(counts[r], child_d, floor, capacity)
+                largest[found] = max(largest[found], counts[r])
+        guesses[found] = g
+        bounds[found] = min(total, INF)
+        found += 1
+    return guesses[:found], bounds[:found], largest[:found]
+
+
+@njit(cache=True, nogil=True)
+def solve(
+    members: npt.NDArray[np.int32],
+    d: int,
+    budget: int,
+    history: npt.NDArray[np.int32],
+    played: int,
+    game: Game,
+    memo: Memo,
+) -> tuple[int, int]:
+    """``(T, best guess)`` of the sorted candidate set ``members`` with ``d`` guesses left.
+
+    Exact when ``T <= budget``; otherwise ``T`` is a lower bound above the budget and the
+    guess is -1. ``history[:played]`` are the guesses played to reach the set (they only
+    decide which symmetries may prune). ``memo`` is the transposition table; its ``used``
+    counts the pool and the table entries filled, then the nodes searched.
+    """
+    codes, _, table, _, floor, capacity = game
+    tt_key, tt_meta, pool, used = memo
+    n = members.shape[0]
+    if n == 1:
+        return (1, int(members[0])) if d >= 1 else (INF, -1)
+    if n == 2:
+        return (3, int(members[0])) if d >= 2 else (INF, -1)
+    bound = _part_floor(n, d, floor, capacity)
+    if bound > budget:
+        return bound, -1
+    if n >= TT_MIN:
+        slot = find(members, d, set_hash(members, d), tt_key, tt_meta, pool)
+        if slot >= 0:
+            if tt_meta[slot, 1] == 1:
+                value = tt_meta[slot, 0]
+                return (value, tt_meta[slot, 5]) if value <= budget else (value, -1)
+            if tt_meta[slot, 0] > budget:
+                return tt_meta[slot, 0], -1
+    used[2] += 1
+    pegs = codes.shape[1]
+    n_codes = codes.shape[0]
+    win = pegs * (pegs + 1)
+    n_responses = (pegs + 1) * (pegs + 1)
+    child_d = d if d == UNLIMITED else d - 1
+
+    guesses, bounds, largest = guess_bounds(members, d, history, played, game)
+    counts = np.zeros(n_responses, dtype=np.int64)
+    best, best_guess = budget + 1, -1
+    failed = INF  # the least lower bound of a guess that did not fit the budget
+    pending_key = np.empty(guesses.shape[0], dtype=np.int64)
+    pending = 0
+    for k in range(guesses.shape[0]):
+        g, total = guesses[k], bounds[k]
+        if largest[k] <= 2:  # parts of one or two secrets: the bound is the exact total
+            if total < best or (total == best and g < best_guess):
+                best, best_guess = total, g
+            else:
+                failed = min(failed, total)
+        elif total <= budget:
+            pending_key[pending] = total * n_codes + g
+            pending += 1
+        else:
+            failed = min(failed, total)
+
+    order = np.sort(pending_key[:pending])
+    answers = np.empty(n, dtype=np.int64)
+    grouped = np.empty(n, dtype=np.int32)
+    starts = np.empty(n_responses, dtype=np.int64)
+    sizes = np.empty(n_responses, dtype=np.int64)
+    known = np.empty(n_responses, dtype=np.int64)
+    for item in order:
+        bound_g = item // n_codes
+        g = item % n_codes
+        if bound_g > best:
+            failed = min(failed, bound_g)
+            break
+        limit = best if g < best_guess else best - 1
+        if bound_g > limit:
+            failed = min(failed, bound_g)
+            continue
+        counts[:] = 0
+        row = table[g]
+        for i in range(n):
+            answers[i] = row[members[i]]
+            counts[answers[i]] += 1
+        at = 0
+        for r in range(n_responses):
+            starts[r] = at
+            sizes[r] = counts[r]
+            at += counts[r]
+        for i in range(n):
+            r = answers[i]
+            grouped[starts[r]] = members[i]
+            starts[r] += 1
+        for r in range(n_responses):
+            starts[r] -= counts[r]
+        # The parts' bounds, tightened by what the table has proven of them.
+        sizes[win] = 0
+        rest = 0
+        for r in range(n_responses):
+            c = sizes[r]
+            known[r] = 0
+            if c == 0:
+                continue
+            known[r] = _part_floor(c, child_d, floor, capacity)
+            if c >= TT_MIN:
+                part = grouped[starts[r] : starts[r] + c]
+                slot = find(part, child_d, set_hash(part, child_d), tt_key, tt_meta, pool)
+                if slot >= 0:
+                    known[r] = max(known[r], tt_meta[slot, 0])
+            rest += known[r]
+        spent = n
+        if spent + rest > limit:
+            failed = min(failed, spent + rest)
+            continue
+        ok = True
+        while True:  # largest parts first: the likeliest to overrun the limit
+            r = int(np.argmax(sizes))
+            c = sizes[r]
+            if c == 0:
+                break
+            sizes[r] = 0
+            if c <= 2:
+                continue
+            rest -= known[r]
+            child_budget = limit - spent - rest
+            history[played] = g
+            value, _ = solve(
+                grouped[starts[r] : starts[r] + c],
+                child_d,
+                child_budget,
+                history,
+                played + 1,
+                game,
+                memo,
+            )
+            if value > child_budget:
+                failed = min(failed, spent + value + rest)
+                ok = False
+                break
+            spent += value
+        if ok:
+            best, best_guess = spent + rest, g
+
+    if best_guess >= 0:
+        if n >= TT_MIN:
+            store(members, d, best, True, best_guess, tt_key, tt_meta, pool, used)
+        return best, best_guess
+    failed = max(failed, budget + 1)
+    if n >= TT_MIN:
+        store(members, d, failed, False, -1, tt_key, tt_meta, pool, used)
+    return failed, -1
+
+
+@njit(cache=True, nogil=True)
+def greedy_guess(
+    members: npt.NDArray[np.int32],
+    d: int,
+    history: npt.NDArray[np.int32],
+    played: int,
+    game: Game,
+) -> int:
+    """The guess of the quick first tree: the least counting bound, lowest code on ties.
+
+    -1 when no guess can finish the set in ``d`` guesses by the counting bound.
+    """
+    if members.shape[0] <= 2:
+        return int(members[0])
+    guesses, bounds, _ = guess_bounds(members, d, history, played, game)
+    if guesses.shape[0] == 0:
+        return -1
+    k = int(np.argmin(bounds))  # the first of the least: guesses are in code order
+    return int(guesses[k]) if bounds[k] < INF else -1

@@ -1,0 +1,409 @@
+"""The exact optimal strategy: the search driver, its progress, and the tree it finds.
+
+:class:`OptimalSolver` prepares a game (every code, the response table, the counting
+bounds, a transposition table kept across calls) and searches with the compiled
+:func:`evo_mastermind.optimal.search.solve`. The first guess is chosen here, opening by
+opening, so that a long search can show its progress (the best total found and the
+proven lower bound) and be interrupted between two parts with the best complete tree
+found so far. Ties go to the lowest code index at every node, so the tree depends only on
+the game and the options.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from evo_mastermind.codes import CodeSpace, InvalidGameError
+
+if TYPE_CHECKING:
+    from evo_mastermind.runner.executors import Executor
+
+Objective = Literal["expected", "worst"]
+
+TABLE_SLOTS = 1 << 20
+"""Transposition-table slots (a power of two)."""
+POOL_SIZE = 1 << 24
+"""Code indices the transposition table may store in all."""
+LARGEST_SPACE = 6**5
+"""The largest code space the solver takes (its response table is square in the size)."""
+
+
+@dataclass
+class Progress:
+    """What the search knows so far, reported after every part it finishes.
+
+    Attributes:
+        best: the least total of a complete tree found, or None.
+        lower: the proven lower bound on the optimum.
+        openings_done: openings fully decided (solved, or shown not better).
+        openings: openings to decide.
+    """
+
+    best: int | None
+    lower: int
+    openings_done: int
+    openings: int
+
+
+@dataclass
+class Solution:
+    """An optimal decision tree, as guesses by node.
+
+    Attributes:
+        total: guesses summed over every secret.
+        depth: the most guesses any secret needs.
+        guesses: each secret's number of guesses, in code index order.
+        nodes: ``history -> guess``: the guess after each sequence of packed responses.
+        complete: False when interrupted before the optimum was proven (then the best tree
+            found so far).
+        lower: the proven lower bound on the optimum (equal to ``total`` when complete).
+    """
+
+    total: int
+    depth: int
+    guesses: npt.NDArray[np.int64]
+    nodes: dict[tuple[int, ...], int]
+    complete: bool
+    lower: int
+
+
+class OptimalSolver:
+    """Exact optimal decision trees of one game size.
+
+    Args:
+        space: the game; at most :data:`LARGEST_SPACE` codes.
+
+    Raises:
+        InvalidGameError: a space too large.
+    """
+
+    def __init__(self, space: CodeSpace) -> None:
+        from evo_mastermind.optimal import search
+
+        if space.size > LARGEST_SPACE:
+            raise InvalidGameError(
+                f"player 'optimal' searches spaces of at most {LARGEST_SPACE:,} codes; "
+                f"{space} has {space.size:,}"
+            )
+        self.space = space
+        self.max_guesses: int | None = None
+        self.objective: Objective = "expected"
+        self.first_guess: int | None = None
+        self._search = search
+        self.codes = np.ascontiguousarray(space.all_codes)
+        self.table = search.response_table(self.codes, space.colors)
+        pegs = space.pegs
+        others = (pegs + 1) * (pegs + 2) // 2 - 2  # responses other than the win
+        self.floor, self.capacity = search.level_bounds(space.size, max(others, 1))
+        self.perms = np.array(list(itertools.permutations(range(pegs))), dtype=np.int64)
+        self.tt_key = np.zeros(TABLE_SLOTS, dtype=np.uint64)
+        self.tt_meta = np.zeros((TABLE_SLOTS, 6), dtype=np.int64)
+        self.pool = np.zeros(POOL_SIZE, dtype=np.int32)
+        self.used = np.zeros(3, dtype=np.int64)
+        self.game = (self.codes, space.colors, self.table, self.perms, self.floor, self.capacity)
+        self.memo = (self.tt_key, self.tt_meta, self.pool, self.used)
+        self.win = pegs * (pegs + 1)
+        self.inf: int = search.INF
+        self.unlimited: int = search.UNLIMITED
+
+    def _solve(
+        self, members: npt.NDArray[np.int32], d: int, budget: int, history: list[int]
+    ) -> tuple[int, int]:
+        buffer = np.zeros(len(history) + min(d, members.size) + 2, dtype=np.int32)
+        buffer[: len(history)] = history
+        value, guess = self._search.solve(
+            members, d, budget, buffer, len(history), self.game, self.memo
+        )
+        return int(value), int(guess)
+
+    def parts(
+        self, members: npt.NDArray[np.int32], guess: int
+    ) -> list[tuple[int, npt.NDArray[np.int32]]]:
+        """The non-winning parts of ``members`` by response to ``guess``, in response order."""
+        answers = self.table[guess][members]
+        return [(int(r), members[answers == r]) for r in np.unique(answers) if int(r) != self.win]
+
+    def solve(
+        self,
+        max_guesses: int | None = None,
+        objective: Objective = "expected",
+        first_guess: str | None = None,
+        report: Callable[[Progress], None] | None = None,
+        executor: Executor | None = None,
+    ) -> Solution:
+        """The optimal tree (or, if interrupted with Ctrl-C, the best complete one so far).
+
+        What the search learns is kept for later calls on the same game, whatever options.
+
+        Args:
+            max_guesses: no secret may need more guesses (None: no limit).
+            objective: ``"expected"``: fewest total guesses (then the least depth);
+                ``"worst"``: the least depth, then the fewest total guesses.
+            first_guess: a fixed opening (a code), or None to choose it.
+            report: called with the search's :class:`Progress` after every part solved.
+            executor: where the parts under the openings are solved (None: here, one
+                after the other, each with the budget the ones before it leave).
+
+        Raises:
+            InvalidGameError: options out of range, or no tree meets ``max_guesses``.
+        """
+        search = self._search
+        if max_guesses is not None and not 1 <= max_guesses < search.UNLIMITED:
+            raise InvalidGameError(
+                f"max_guesses must be between 1 and {search.UNLIMITED - 1}, got {max_guesses}"
+            )
+        if objective not in ("expected", "worst"):
+            raise InvalidGameError(f"objective must be 'expected' or 'worst', got {objective!r}")
+        self.max_guesses, self.objective = max_guesses, objective
+        space = self.space
+        self.first_guess = None if first_guess is None else space.index(space.parse(first_guess))
+        limit = search.UNLIMITED if self.max_guesses is None else self.max_guesses
+        if self.objective == "worst":
+            depth = 1
+            while depth < limit and self._opening_search(depth, None, probe=True)[0] >= search.INF:
+                depth += 1
+            limit = depth
+        solution = self._search_openings(limit, report, executor)
+        if solution is None:
+            raise InvalidGameError(
+                f"no strategy finds every secret of {self.space} within {limit} guesses"
+                + ("" if self.first_guess is None else " after that first guess")
+            )
+        if self.objective == "expected":
+            solution = self._shallowest(solution, executor)
+        return solution
+
+    def _search_openings(
+        self,
+        d: int,
+        report: Callable[[Progress], None] | None,
+        executor: Executor | None,
+        ceiling: int | None = None,
+    ) -> Solution | None:
+        """The optimal tree within ``d`` guesses (and ``ceiling`` guesses in all), or None."""
+        if executor is not None:
+            from evo_mastermind.optimal.distributed import search_on
+
+            return search_on(self, executor, d, ceiling, report)
+        first = None if ceiling is not None else self._greedy(d)
+        if first is not None:
+            ceiling = first.total  # the optimum is no worse: nothing above it is searched
+        try:
+            if first is not None and report is not None:
+                report(Progress(first.total, first.lower, 0, len(self.openings(d)[0])))
+            best, lower, opening, complete = self._opening_search(d, report, ceiling=ceiling)
+        except KeyboardInterrupt:
+            if first is None:
+                raise
+            print("interrupted: keeping the quick first tree (no opening solved)", file=sys.stderr)
+            return first
+        if opening < 0:
+            return None
+        return self._tree(opening, d, best, lower, complete)
+
+    def _greedy(self, d: int) -> Solution | None:
+        """A quick first tree: at every node the guess of least counting bound.
+
+        Its total bounds the optimum from above; it is the tree kept if the search is
+        interrupted before any opening is solved. None if it cannot finish in ``d`` guesses.
+        """
+        search = self._search
+        everything = np.arange(self.space.size, dtype=np.int32)
+        nodes: dict[tuple[int, ...], int] = {}
+        counts = np.zeros(self.space.size, dtype=np.int64)
+
+        def grow(members: npt.NDArray[np.int32], d: int, guess: int, path: tuple[int, ...]) -> bool:
+            if guess < 0:
+                return False
+            nodes[path] = guess
+            counts[members[members == guess]] = len(path) + 1
+            child_d = d if d == search.UNLIMITED else d - 1
+            played = np.array([*(nodes[path[:k]] for k in range(len(path))), guess, 0], np.int32)
+            for response, part in self.parts(members, guess):
+                if child_d < 1:
+                    return False
+                chosen = search.greedy_guess(part, child_d, played, len(path) + 1, self.game)
+                if not grow(part, child_d, chosen, (*path, response)):
+                    return False
+            return True
+
+        opening = self.first_guess
+        if opening is None:
+            opening = search.greedy_guess(everything, d, np.zeros(1, np.int32), 0, self.game)
+        if not grow(everything, d, opening, ()):
+            return None
+        total = int(counts.sum())
+        lower = min(self.openings(d)[1])
+        return Solution(total, int(counts.max()), counts, nodes, False, lower)
+
+    def _shallowest(self, solution: Solution, executor: Executor | None) -> Solution:
+        """Among the trees with the fewest guesses, one of the least depth.
+
+        The optimum within ``d - 1`` guesses is searched with the optimal total as its
+        budget, one guess less each time, until it costs more.
+        """
+        try:
+            while solution.complete and solution.depth > 1:
+                found = self._search_openings(solution.depth - 1, None, executor, solution.total)
+                if found is None or found.total != solution.total:
+                    break
+                solution = found
+        except KeyboardInterrupt:
+            print(
+                "interrupted: the tree kept may not be the shallowest optimal one", file=sys.stderr
+            )
+            solution.complete = False
+        return solution
+
+    def _opening_search(
+        self,
+        d: int,
+        report: Callable[[Progress], None] | None,
+        probe: bool = False,
+        ceiling: int | None = None,
+    ) -> tuple[int, int, int, bool]:
+        """``(best total, lower bound, best opening, proven)`` over the openings.
+
+        ``ceiling``: only totals up to it are searched for (unset: any); ``probe``: stop at
+        the first opening that can finish in time.
+        """
+        search = self._search
+        everything = np.arange(self.space.size, dtype=np.int32)
+        openings, bounds = self.openings(d)
+        order = range(len(openings))
+        proven = list(bounds)  # per opening: its proven lower bound (exact once solved)
+        best, best_opening = search.INF, -1
+        child_d = d if d == search.UNLIMITED else d - 1
+        done = 0
+        complete = True
+        try:
+            for k in order:
+                guess = openings[k]
+                limit = best if guess < best_opening else best - 1
+                if best_opening < 0:
+                    limit = search.INF - 1 if ceiling is None else ceiling
+                if bounds[k] > limit:
+                    done += 1
+                    continue
+                parts = self.parts(everything, guess)
+                floors = [int(self.floor_of(p.size, child_d)) for _, p in parts]
+                spent, rest = self.space.size, sum(floors)
+                ok = True
+                for (_, part), part_floor in sorted(
+                    zip(parts, floors, strict=True), key=lambda item: -item[0][1].size
+                ):
+                    rest -= part_floor
+                    budget = limit - spent - rest
+                    value, _ = self._solve(part, child_d, budget, [guess])
+                    if value > budget:
+                        proven[k] = spent + value + rest
+                        ok = False
+                        break
+                    spent += value
+                    proven[k] = max(proven[k], spent + rest)
+                    if report is not None:
+                        report(
+                            self._progress(
+                                min(best, ceiling or search.INF), proven, done, len(openings)
+                            )
+                        )
+                if ok:
+                    best, best_opening = spent, guess
+                    if probe:
+                        break
+                done += 1
+                if report is not None:
+                    report(
+                        self._progress(
+                            min(best, ceiling or search.INF), proven, done, len(openings)
+                        )
+                    )
+        except KeyboardInterrupt:
+            if best_opening < 0:
+                raise
+            complete = False
+            print("interrupted: keeping the best complete tree found so far", file=sys.stderr)
+        lower = min(min(proven), best)
+        return best, lower, best_opening, complete
+
+    def openings(self, d: int) -> tuple[list[int], list[int]]:
+        """The openings to try with ``d`` guesses, and their counting bounds, best bound first.
+
+        The fixed first guess if there is one, else one per symmetry class of the codes.
+        """
+        search = self._search
+        everything = np.arange(self.space.size, dtype=np.int32)
+        if self.first_guess is not None:
+            child_d = d if d == search.UNLIMITED else d - 1
+            parts = self.parts(everything, self.first_guess)
+            bound = self.space.size + sum(self.floor_of(p.size, child_d) for _, p in parts)
+            return [self.first_guess], [min(bound, search.INF)]
+        guesses, bounds = search.guess_bounds(
+            everything, d, np.zeros(1, dtype=np.int32), 0, self.game
+        )[:2]
+        order = np.lexsort((guesses, bounds))
+        return [int(g) for g in guesses[order]], [int(b) for b in bounds[order]]
+
+    def _progress(self, best: int, proven: list[int], done: int, openings: int) -> Progress:
+        found = None if best >= self._search.INF else best
+        return Progress(found, min(min(proven), best), done, openings)
+
+    def floor_of(self, size: int, d: int) -> int:
+        """The counting bound of a set of ``size`` secrets with ``d`` guesses left."""
+        if size > self.capacity[d]:
+            return int(self._search.INF)
+        return int(self.floor[size])
+
+    def _tree(self, opening: int, limit: int, total: int, lower: int, complete: bool) -> Solution:
+        """The whole tree after ``opening``, read off the transposition table."""
+        everything = np.arange(self.space.size, dtype=np.int32)
+        nodes, counts = self.subtree(everything, limit, opening, [])
+        if int(counts.sum()) != total:
+            raise AssertionError(f"optimal tree total {int(counts.sum())} != searched {total}")
+        return Solution(total, int(counts.max()), counts, nodes, complete, lower)
+
+    def subtree(
+        self, members: npt.NDArray[np.int32], d: int, guess: int, history: list[int]
+    ) -> tuple[dict[tuple[int, ...], int], npt.NDArray[np.int64]]:
+        """The optimal tree of a set from its guess on, re-searching what the table forgot.
+
+        Returns the guess at every node by its path of packed responses from the set, and
+        the guesses each member needs from there (in the order of ``members``).
+        """
+        search = self._search
+        nodes: dict[tuple[int, ...], int] = {}
+        needs: dict[int, int] = {}
+
+        def grow(
+            members: npt.NDArray[np.int32],
+            d: int,
+            guess: int,
+            path: tuple[int, ...],
+            played: list[int],
+        ) -> None:
+            nodes[path] = guess
+            if np.any(members == guess):
+                needs[guess] = len(path) + 1
+            child_d = d if d == search.UNLIMITED else d - 1
+            for response, part in self.parts(members, guess):
+                _, chosen = self._solve(part, child_d, search.INF - 1, [*played, guess])
+                grow(part, child_d, chosen, (*path, response), [*played, guess])
+
+        grow(members, d, guess, (), history)
+        return nodes, np.array([needs[int(m)] for m in members], dtype=np.int64)
+
+    def solve_part(
+        self, members: npt.NDArray[np.int32], d: int, budget: int, history: list[int]
+    ) -> tuple[int, tuple[dict[tuple[int, ...], int], npt.NDArray[np.int64]] | None]:
+        """``T`` of a set within a budget and, when it fits, its tree (see :meth:`subtree`)."""
+        value, guess = self._solve(members, d, budget, history)
+        if value > budget:
+            return value, None
+        return value, self.subtree(members, d, guess, history)

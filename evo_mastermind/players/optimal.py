@@ -1,0 +1,188 @@
+"""The optimal player: plays the exact optimal decision tree of its game.
+
+The tree is searched once per game size and options (:mod:`evo_mastermind.optimal`) and
+kept for the life of the process; every game is then a walk down it. On (4,6) it needs
+5625 guesses over the 1296 secrets (mean 4.340, at most 6), as Koyama & Lai (1993) found.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+from pydantic import PositiveInt
+
+from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
+from evo_mastermind.game import InconsistentResponsesError
+from evo_mastermind.players.base import Player, PlayerParams, register_player
+from evo_mastermind.scoring import Response
+
+if TYPE_CHECKING:
+    from evo_mastermind.optimal.solver import OptimalSolver, Progress, Solution
+    from evo_mastermind.players.tree import TreeNode
+    from evo_mastermind.runner.executors import Executor
+
+
+class OptimalParams(PlayerParams):
+    """Options of the optimal player."""
+
+    max_guesses: PositiveInt | None = None
+    """No secret may take more guesses: the optimum among trees no deeper (unset: no limit)."""
+    objective: Literal["expected", "worst"] = "expected"
+    """expected: fewest guesses over every secret; worst: fewest in the worst case, then total."""
+    first_guess: str | None = None
+    """A code such as AABC: the optimum after that opening (unset: the best opening)."""
+
+
+_SOLVED: dict[tuple[CodeSpace, int | None, str, str | None], Solution] = {}
+"""Trees searched in this process, by game and options."""
+_LOCK = threading.Lock()
+_SOLVERS: dict[CodeSpace, OptimalSolver] = {}
+"""The solver of the last game searched (its transposition table is large)."""
+
+
+def _solution(
+    space: CodeSpace,
+    max_guesses: int | None,
+    objective: Literal["expected", "worst"],
+    first_guess: str | None,
+    progress: bool,
+    executor: Executor | None,
+) -> Solution:
+    """The tree of these options, searched on first use (one game's solver kept)."""
+    from evo_mastermind.optimal.solver import OptimalSolver
+
+    with _LOCK:  # threads of one Dask worker share the solver and its table
+        key = (space, max_guesses, objective, first_guess)
+        if key in _SOLVED:
+            return _SOLVED[key]
+        if space not in _SOLVERS:  # one per game: what it learns serves every option
+            _SOLVERS.clear()
+            _SOLVERS[space] = OptimalSolver(space)
+        solver = _SOLVERS[space]
+        with _progress_bar(space, progress) as report:
+            found = solver.solve(max_guesses, objective, first_guess, report, executor)
+        if found.complete:  # an interrupted search's tree is not kept as the optimum
+            _SOLVED[key] = found
+        return found
+
+
+@contextmanager
+def _progress_bar(space: CodeSpace, shown: bool) -> Iterator[Callable[[Progress], None] | None]:
+    """A progress bar on stderr with the best total found and the proven lower bound."""
+    if not shown:
+        yield None
+        return
+    from tqdm import tqdm
+
+    with tqdm(desc=f"optimal {space}", unit="opening", leave=False, file=sys.stderr) as bar:
+
+        def report(state: Progress) -> None:
+            bar.total = state.openings
+            bar.n = state.openings_done
+            best = "-" if state.best is None else str(state.best)
+            bar.set_postfix_str(f"best {best}, proven >= {state.lower}", refresh=True)
+
+        yield report
+
+
+@register_player("optimal")
+class OptimalPlayer(Player[OptimalParams]):
+    """The exact optimum: the decision tree with the fewest guesses over every secret.
+
+    Any code may be a guess; ties go to the lowest code. Found by branch and bound over
+    every guess up to colour and position symmetry (:mod:`evo_mastermind.optimal`).
+    """
+
+    Params = OptimalParams
+
+    def __init__(self, space: CodeSpace, params: OptimalParams | None = None) -> None:
+        super().__init__(space, params)
+        self.check_game(space, self.params)
+        self._path: tuple[int, ...] = ()
+        self.executor: Executor | None = None
+        """Where the first search spreads the subtrees under the opening (None: here)."""
+
+    @classmethod
+    def check_game(cls, space: CodeSpace, params: PlayerParams) -> None:
+        """Refuse spaces too large to search and first guesses that are not codes."""
+        from evo_mastermind.optimal.solver import LARGEST_SPACE
+
+        assert isinstance(params, OptimalParams)
+        if space.size > LARGEST_SPACE:
+            raise InvalidGameError(
+                f"player 'optimal' searches spaces of at most {LARGEST_SPACE:,} codes; "
+                f"{space} has {space.size:,}"
+            )
+        if params.first_guess is not None:
+            space.parse(params.first_guess)
+
+    @property
+    def deterministic(self) -> bool:
+        """The tree is a function of the game and the options."""
+        return True
+
+    def solution(self, progress: bool = False) -> Solution:
+        """The optimal tree of this game (searched on first use, then kept)."""
+        first = self.params.first_guess
+        return _solution(
+            self.space,
+            self.params.max_guesses,
+            self.params.objective,
+            None if first is None else self.space.format(self.space.parse(first)),
+            progress,
+            self.executor,
+        )
+
+    def start(self, rng: np.random.Generator) -> None:
+        """Begin at the root (the generator is not used)."""
+        self._path = ()
+
+    def ask(self) -> Code:
+        """The tree's guess at this node."""
+        return self.space.all_codes[self.solution().nodes[self._path]].copy()
+
+    def tell(self, guess: Code, response: Response) -> None:
+        """Follow the branch of this response."""
+        path = (*self._path, response.pack(self.space.pegs))
+        if path not in self.solution().nodes:
+            raise InconsistentResponsesError.because(
+                f"response {response.black},{response.white} to {self.space.format(guess)} "
+                "is impossible for every secret"
+            )
+        self._path = path
+
+    def snapshot(self) -> object:
+        """The path from the root (the tree itself is shared)."""
+        return self._path
+
+    def __getstate__(self) -> dict[str, object]:
+        """Sent to workers without the executor (each worker searches by itself)."""
+        return {**self.__dict__, "executor": None}
+
+    def restore(self, state: object) -> None:
+        """Return to a path taken by :meth:`snapshot`."""
+        assert isinstance(state, tuple)
+        self._path = state
+
+    def grown_tree(self, progress: bool) -> tuple[TreeNode, np.ndarray]:
+        """The whole tree as nodes, and the guesses every secret needs (for ``tree``)."""
+        from evo_mastermind.players.tree import TreeNode
+
+        solution = self.solution(progress)
+        if not solution.complete:
+            print(
+                f"optimal: interrupted; the tree is the best found so far ({solution.total} "
+                f"guesses), the optimum is at least {solution.lower}",
+                file=sys.stderr,
+            )
+        names = self.space.format_all(self.space.all_codes)
+        nodes = {path: TreeNode(names[guess]) for path, guess in solution.nodes.items()}
+        for path, node in nodes.items():
+            if path:
+                nodes[path[:-1]].next[Response.unpack(path[-1], self.space.pegs)] = node
+        return nodes[()], solution.guesses

@@ -1,0 +1,58 @@
+"""The optimum of a game in reports and plots, and the recorded optima held to the solver."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from evo_mastermind.analysis.optimum import _TOTALS, COMPUTED, known_optimum
+from evo_mastermind.analysis.plots import plot_distribution
+from evo_mastermind.analysis.report import build_report
+from evo_mastermind.codes import CodeSpace
+from evo_mastermind.optimal.solver import OptimalSolver
+from tests.analysis.synthetic import experiment_record, fixed_games
+
+QUICK = [game for game in _TOTALS if CodeSpace(*game).size <= 256]
+
+
+@pytest.mark.parametrize("game", QUICK)
+def test_recorded_optima_are_the_solvers(game: tuple[int, int]) -> None:
+    assert OptimalSolver(CodeSpace(*game)).solve().total == _TOTALS[game]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", [game for game in _TOTALS if game not in QUICK])
+def test_larger_recorded_optima_are_the_solvers(game: tuple[int, int]) -> None:
+    assert OptimalSolver(CodeSpace(*game)).solve().total == _TOTALS[game]
+
+
+def test_known_optima_and_their_sources() -> None:
+    classic = known_optimum(4, 6)
+    assert classic is not None and classic.total == 5625 and "Koyama & Lai" in classic.source
+    seven = known_optimum(4, 7)
+    assert seven is not None and round(seven.mean, 3) == 4.676 and seven.total == 11228
+    small = known_optimum(3, 4)
+    assert small is not None and small.mean == 206 / 64 and small.source == COMPUTED
+    assert known_optimum(6, 9) is None
+
+
+def test_the_report_measures_each_player_from_the_optimum() -> None:
+    games = fixed_games({"Entropy": [[4] * 600 + [5] * 400] * 2, "Random": [[5] * 1000] * 2})
+    markdown = build_report(games, experiment_record(games)).markdown
+    assert "Optimum: 4.340 (5625 guesses over 1296 secrets), Koyama & Lai 1993" in markdown
+    assert "- Entropy: 4.400, +0.060 above the optimum" in markdown
+    assert "- Random: 5.000, +0.660 above the optimum" in markdown
+
+
+def test_no_optimum_line_for_a_game_without_one() -> None:
+    games = fixed_games({"Entropy": [[4] * 10] * 2}, pegs=6, colors=9)
+    assert "Optimum" not in build_report(games, experiment_record(games)).markdown
+
+
+def test_the_distribution_plot_draws_the_optimum() -> None:
+    games = fixed_games({"Entropy": [[4] * 600 + [5] * 400] * 2})
+    figure = plot_distribution(games, experiment_record(games))
+    axis = figure.axes[0]
+    floors = [line for line in axis.get_lines() if line.get_linestyle() == ":"]
+    assert [np.asarray(line.get_xdata())[0] for line in floors] == [pytest.approx(5625 / 1296)]
+    assert any("optimum 4.340" in text.get_text() for text in axis.texts)
