@@ -112,7 +112,9 @@ class ArchiveParams(GAParams):
     """With ``lookahead``, ``b`` of that estimate (two scalars, not a pair: a list value in a
     config is a sweep)."""
     max_evaluations_per_guess: PositiveInt = 1_000_000
-    """The genetic search's cap per move (the scans have their own budget)."""
+    """The genetic search's cap per move (the scans have their own budget). A search that
+    reaches it with an empty archive first counts the consistent codes exactly (games up to
+    (12,12)) and stops the game as inconsistent if there are none."""
 
 
 _LARGE = {"heuristic": "lookahead", "heuristic_when_full": "entropy", "mu": 1000}

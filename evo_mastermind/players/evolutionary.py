@@ -7,6 +7,18 @@ its population restarts after a bounded number of stagnant generations, and afte
 consistency found so far (recorded as a capped guess). None of them lists the code space, so they
 play any game size.
 
+A search that ends its budget empty-handed may mean that no code is consistent (a codemaker who
+lied about positions: the game's colour check catches lies about colours). Before a capped
+guess the player then counts the consistent codes exactly
+(:func:`evo_mastermind.sampling.count_consistent`, by halves of the code) and, if there are
+none, raises :class:`~evo_mastermind.game.InconsistentResponsesError` at once instead of
+playing capped guesses to the guess limit. The count only decides "none exist": the code
+played is never changed, so games against a truthful codemaker are identical with or without
+it. It is exact where the halves of a code can be listed (``colors ** ceil(pegs / 2)`` at
+most :data:`~evo_mastermind.sampling.HALF_LIMIT`, 2^22: up to (12,12), (10,20), (14,8));
+it takes about 50 ms at (8,12), 20-150 ms at (10,10) and 1-13 s at (12,12). On larger games
+the capped guesses go on as before, bounded by the guess limit.
+
 Randomness: each player owns a :class:`random.Random` that the DEAP operators of its
 toolbox draw from (:mod:`evo_mastermind.evolution.operators`: equivalents of DEAP's helpers,
 which draw from the global :mod:`random`). :meth:`EvolutionaryPlayer.start` reseeds it from
@@ -31,8 +43,9 @@ from evo_mastermind.evolution.eda import EDASearch, UnivariateEDA
 from evo_mastermind.evolution.fitness import CountingEvaluator, Distances, History
 from evo_mastermind.evolution.individuals import FitnessKind
 from evo_mastermind.evolution.search import ConsistencySearch, PopulationSearch, SearchSettings
-from evo_mastermind.game import PlayerStats
+from evo_mastermind.game import InconsistentResponsesError, PlayerStats
 from evo_mastermind.players.base import Player, PlayerParams, Preset, register_player
+from evo_mastermind.sampling import Constraints, can_split, count_consistent
 from evo_mastermind.scoring import Response
 
 
@@ -48,7 +61,9 @@ class EvolutionaryParams(PlayerParams):
     consistency did not improve."""
     max_evaluations_per_guess: PositiveInt = 200_000
     """The hard cap: after this many evaluations in one move without a consistent code, the
-    code nearest to consistency found is played and the game records a capped guess."""
+    code nearest to consistency found is played and the game records a capped guess. First
+    the consistent codes are counted exactly (games up to (12,12); see the module's notes):
+    if there are none, the answers contradict each other and the player says so at once."""
 
 
 class _BestSoFar:
@@ -144,11 +159,35 @@ class EvolutionaryPlayer(Player[EvolutionaryT], Generic[EvolutionaryT]):
         return spent >= self.params.max_evaluations_per_guess
 
     def capped(self, best: _BestSoFar) -> Code:
-        """Play the code nearest to consistency after the cap, and count it."""
+        """Play the code nearest to consistency after the cap, and count it.
+
+        Raises:
+            InconsistentResponsesError: no code agrees with every response (counted exactly
+                where the game's halves can be listed).
+        """
+        self.check_some_code_consistent()
         self.capped_guesses += 1
         if best.code is None:  # every evaluated code was already played: play a fresh one
             return self.space.sample(self._rng, 1)[0]
         return best.code
+
+    def check_some_code_consistent(self) -> None:
+        """Count the codes consistent with the history exactly; raise if there are none.
+
+        Only where :func:`~evo_mastermind.sampling.can_split` says the count is quick;
+        elsewhere nothing is checked.
+
+        Raises:
+            InconsistentResponsesError: no code of the game agrees with every response.
+        """
+        constraints = Constraints.of(self.space, self.history)
+        if not can_split(constraints) or count_consistent(constraints) > 0:
+            return
+        spent = self.evaluator.evaluations - self._move_start_evaluations
+        raise InconsistentResponsesError.because(
+            f"no code of {self.space} agrees with all {len(self.history)} responses (counted "
+            f"exactly after {spent:,} evaluations found none consistent)"
+        )
 
     @abstractmethod
     def reset_game(self) -> None:

@@ -28,9 +28,9 @@ from evo_mastermind.evolution.archive import outside
 from evo_mastermind.evolution.choice import Heuristic, RemainingGuesses, choose_guess
 from evo_mastermind.evolution.fitness import History
 from evo_mastermind.evolution.neighbourhood import distinct_rows
-from evo_mastermind.game import PlayerStats
+from evo_mastermind.game import InconsistentResponsesError, PlayerStats
 from evo_mastermind.players.base import Player, PlayerParams, Preset, register_player
-from evo_mastermind.sampling import Constraints, sample_consistent
+from evo_mastermind.sampling import Constraints, NoConsistentCodeError, sample_consistent
 from evo_mastermind.scoring import Response
 
 Play = Literal["consistent", "all"]
@@ -128,11 +128,22 @@ class SamplerPlayer(Player[SamplerParams]):
         return PlayerStats(evaluations=self._trials, distinct_codes=self._sampled)
 
     def ask(self) -> Code:
-        """The first guess, then the heuristic's pick over a uniform consistent sample."""
+        """The first guess, then the heuristic's pick over a uniform consistent sample.
+
+        Raises:
+            InconsistentResponsesError: no code agrees with every response (the sampler
+                finds that exactly).
+        """
         if len(self.history) == 0:
             return self.first_guess.copy()
         options = self.params
-        sample = sample_consistent(Constraints.of(self.space, self.history), options.mu, self._rng)
+        constraints = Constraints.of(self.space, self.history)
+        try:
+            sample = sample_consistent(constraints, options.mu, self._rng)
+        except NoConsistentCodeError:
+            raise InconsistentResponsesError.because(
+                f"no code of {self.space} agrees with all {len(self.history)} responses"
+            ) from None
         self._trials += sample.trials
         self._sampled += sample.codes.shape[0]
         heuristic = options.heuristic

@@ -40,6 +40,10 @@ class SamplingError(InvalidGameError):
     """No exact path can reach the consistent set of this history within its limits."""
 
 
+class NoConsistentCodeError(SamplingError):
+    """No code is consistent with the history: its responses contradict each other."""
+
+
 @dataclass(frozen=True)
 class SamplerSettings:
     """Where :func:`sample_consistent` switches between its exact paths.
@@ -112,7 +116,8 @@ def sample_consistent(
         settings: the switch points of ``auto``.
 
     Raises:
-        SamplingError: no consistent code exists, or none of the paths can reach the set.
+        NoConsistentCodeError: no consistent code exists (found exactly by every path).
+        SamplingError: none of the paths can reach the set.
     """
     if n < 0:
         raise ValueError(f"cannot draw {n} codes")
@@ -162,7 +167,7 @@ def _pick(size: int, n: int, rng: np.random.Generator, replace: bool) -> np.ndar
     ``n`` independent ones, or ``min(n, size)`` distinct ones in a random order.
     """
     if size == 0:
-        raise SamplingError("no code is consistent with this history")
+        raise NoConsistentCodeError("no code is consistent with this history")
     if replace:
         return rng.integers(0, size, size=n, dtype=np.int64)
     if n >= size:

@@ -8,12 +8,18 @@ import numpy as np
 import pytest
 
 from evo_mastermind.codes import CodeSpace, InvalidGameError
-from evo_mastermind.game import Codemaker, GameResult, Move, play_game
+from evo_mastermind.game import (
+    Codemaker,
+    GameResult,
+    InconsistentResponsesError,
+    Move,
+    play_game,
+)
 from evo_mastermind.players import Player, make_player
 from evo_mastermind.players.archive import ArchivePlayer
 from evo_mastermind.players.base import InvalidPlayerParamsError
 from evo_mastermind.players.evolutionary import EvolutionaryPlayer
-from evo_mastermind.scoring import score
+from evo_mastermind.scoring import Response, score
 from evo_mastermind.seeding import game_rng
 
 SPACE = CodeSpace(4, 6)
@@ -143,6 +149,48 @@ def test_evaluation_cap_ends_every_move_and_is_recorded(name: str) -> None:
     results = play_sample(player, space.sample(np.random.default_rng(1), 10), space=space)
     assert all(r.solved for r in results)
     assert sum(r.stats.capped_guesses or 0 for r in results) > 0
+
+
+@pytest.mark.parametrize("name", ["eda", "ga", "archive"])
+def test_the_exact_count_before_a_capped_guess_never_changes_a_truthful_game(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    space = CodeSpace(5, 8)
+    secrets = space.sample(np.random.default_rng(1), 10)
+    options = {"max_evaluations_per_guess": 100, "population_size": 20}
+    counted: list[int] = []
+    check = EvolutionaryPlayer.check_some_code_consistent
+
+    def counting(self: EvolutionaryPlayer[Any]) -> None:
+        counted.append(len(self.history))
+        check(self)
+
+    monkeypatch.setattr(EvolutionaryPlayer, "check_some_code_consistent", counting)
+    checked = play_sample(make_player(name, space, options), secrets, space=space)
+    monkeypatch.setattr(EvolutionaryPlayer, "check_some_code_consistent", lambda self: None)
+    unchecked = play_sample(make_player(name, space, options), secrets, space=space)
+    assert len(counted) == sum(r.stats.capped_guesses or 0 for r in checked) > 0
+    assert [r.moves for r in checked] == [r.moves for r in unchecked]
+    assert [r.stats for r in checked] == [r.stats for r in unchecked]
+
+
+@pytest.mark.parametrize(("pegs", "colors", "counted"), [(10, 10, True), (13, 13, False)])
+def test_contradicting_answers_are_counted_where_the_halves_can_be_listed(
+    pegs: int, colors: int, counted: bool
+) -> None:
+    space = CodeSpace(pegs, colors)
+    player = make_player("ga", space, {})
+    player.start(np.random.default_rng(0))
+    assert isinstance(player, EvolutionaryPlayer)
+    guess = space.patterned_code("aabc")
+    player.tell(guess, Response(1, 0))
+    player.check_some_code_consistent()  # codes agree with one answer: nothing raised
+    player.tell(guess, Response(0, 1))  # the same guess answered otherwise: none agree
+    if counted:
+        with pytest.raises(InconsistentResponsesError, match=rf"no code of \({pegs},{colors}\)"):
+            player.check_some_code_consistent()
+    else:  # beyond HALF_LIMIT nothing is counted: capped guesses go on, bounded by the limit
+        player.check_some_code_consistent()
 
 
 def test_archive_never_lists_the_code_space(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,6 +9,7 @@ from evo_mastermind.sampling import (
     ConsistentSet,
     Constraints,
     Method,
+    NoConsistentCodeError,
     SamplerSettings,
     SamplingError,
     _kernels,
@@ -220,7 +221,7 @@ def test_no_consistent_code_and_bad_histories_are_named() -> None:
     )
     methods: tuple[Method, ...] = ("halves", "listing", "auto")
     for method in methods:
-        with pytest.raises(SamplingError, match="no code is consistent"):
+        with pytest.raises(NoConsistentCodeError, match="no code is consistent"):
             sample_consistent(impossible, 5, np.random.default_rng(0), method=method)
     with pytest.raises(InvalidGameError, match="one response per guess"):
         Constraints(space, guess, np.array([1, 2]), np.array([1, 2]))
