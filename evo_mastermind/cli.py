@@ -75,7 +75,7 @@ def _add_plugin_argument(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="MODULE",
-        help="import MODULE first: it registers players of your own (repeatable)",
+        help="import MODULE first: it registers players or heuristics of your own (repeatable)",
     )
 
 
@@ -515,7 +515,20 @@ def _players(args: argparse.Namespace) -> int:
         for preset, settings in presets_of(name).items():
             written = ", ".join(f"{key}={value}" for key, value in settings.options.items())
             print(f"{'':<4}preset {preset} ({written}): {settings.about or 'named settings'}")
+    _print_heuristics()
     return 0
+
+
+def _print_heuristics() -> None:
+    """The registered heuristics, after the players that take them (``heuristic: NAME``)."""
+    from evo_mastermind.heuristics import registered_heuristics
+
+    print("\nheuristics (one_ply and archive: heuristic NAME):")
+    for name, entry in sorted(registered_heuristics().items()):
+        module = entry.score.__module__
+        origin = "" if module.startswith("evo_mastermind.") else f" [{module}]"
+        speed = "compiled" if entry.compiled else "numpy on compiled counts"
+        print(f"{name:<18} {entry.about or '(no description)'} ({speed}){origin}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

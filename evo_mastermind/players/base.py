@@ -31,6 +31,7 @@ from typing_extensions import TypeVar
 
 from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
 from evo_mastermind.game import PlayerStats
+from evo_mastermind.heuristics import HeuristicError
 from evo_mastermind.scoring import Response
 
 
@@ -56,6 +57,11 @@ class PlayerParams(BaseModel):
                     why = f"option {key!r} was removed: {cls.removed_options[key]}"
                     raise PydanticCustomError("removed_option", why)
         return data
+
+
+def option_error(error: Exception) -> PydanticCustomError:
+    """An option validator's error saying ``error``'s one line as it is (no "Value error")."""
+    return PydanticCustomError("invalid_option", "{reason}", {"reason": str(error)})
 
 
 @dataclass(frozen=True)
@@ -170,6 +176,7 @@ BUILTIN_PLAYERS: Mapping[str, str] = MappingProxyType(
         "worst_case": "evo_mastermind.players.one_ply",
         "random": "evo_mastermind.players.one_ply",
         "local_entropy": "evo_mastermind.players.one_ply",
+        "one_ply": "evo_mastermind.players.one_ply",
         "rao": "evo_mastermind.players.rao",
         "tree": "evo_mastermind.players.tree",
     }
@@ -291,10 +298,14 @@ def _suggest(word: str, choices: Iterable[str]) -> str:
 
 
 def import_plugins(modules: Iterable[str]) -> None:
-    """Import plugin modules (their :func:`register_player` calls fill the registry), once each.
+    """Import plugin modules, once each: their registrations fill the registries.
+
+    A plugin registers players (:func:`register_player`) and heuristics
+    (:func:`~evo_mastermind.heuristics.register_heuristic`).
 
     Raises:
-        PluginError: a module that does not import, or that registers a bad player.
+        PluginError: a module that does not import, or that registers a bad player or
+            heuristic.
     """
     for module in modules:
         if module in _imported_plugins:
@@ -302,7 +313,7 @@ def import_plugins(modules: Iterable[str]) -> None:
         with _lock:
             try:
                 importlib.import_module(module)
-            except PluginError as error:
+            except (PluginError, HeuristicError) as error:
                 raise PluginError(f"plugin {module!r}: {error}") from None
             except Exception as error:  # a plugin's own failure is reported, not a traceback
                 raise PluginError(
