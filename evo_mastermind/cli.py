@@ -215,20 +215,17 @@ def _make(args: argparse.Namespace) -> tuple[CodeSpace, Player]:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from evo_mastermind.players.cost import EXHAUSTIVE_PLAYERS, exhaustive_seconds
-
     if args.guess_limit is not None and args.guess_limit < 1:
         raise UsageError(f"--guess-limit must be at least 1, got {args.guess_limit}")
     space, player = _make(args)
-    if args.player in EXHAUSTIVE_PLAYERS:
-        seconds = exhaustive_seconds(args.player, player.params.model_dump(), space.size)
-        if seconds > 10:
-            print(
-                f"{PROG}: estimate: about {seconds:,.0f} s a game of {args.player} on "
-                f"{space} (rough model)",
-                file=sys.stderr,
-                flush=True,
-            )
+    seconds = type(player).estimate(player.params, space).seconds
+    if seconds is not None and seconds > 10:
+        print(
+            f"{PROG}: estimate: about {seconds:,.0f} s a game of {args.player} on "
+            f"{space} (rough model)",
+            file=sys.stderr,
+            flush=True,
+        )
     if args.interactive:
         return _play_interactive(space, player, args)
     if args.secret is not None:

@@ -50,7 +50,7 @@ from evo_mastermind.evolution.neighbourhood import distinct_rows, scan_around
 from evo_mastermind.evolution.search import PopulationSearch, SearchSettings
 from evo_mastermind.evolution.vectorised import VectorisedSearch
 from evo_mastermind.heuristics import HeuristicError
-from evo_mastermind.players.base import Preset, option_error, register_player
+from evo_mastermind.players.base import PlayerParams, Preset, option_error, register_player
 from evo_mastermind.players.evolutionary import GAParams, _BestSoFar, _SearchPlayer
 from evo_mastermind.scoring import Response
 
@@ -175,6 +175,12 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
         self.archive = Archive(space.pegs, self.params.mu)
         self.curve = RemainingGuesses(self.params.remaining_a, self.params.remaining_b)
         self._seen: list[Codes] = []
+
+    @classmethod
+    def items_held(cls, params: PlayerParams) -> int:
+        """The population, the archive (μ) or the pool of all-codes play, whichever is largest."""
+        assert isinstance(params, ArchiveParams)
+        return max(super().items_held(params), params.mu, params.pool_limit, params.lookahead_width)
 
     def make_search(self, settings: SearchSettings) -> PopulationSearch:
         """The numpy search unless ``search: deap`` asks for the DEAP reference."""

@@ -32,6 +32,7 @@ from typing_extensions import TypeVar
 from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
 from evo_mastermind.game import PlayerStats
 from evo_mastermind.heuristics import HeuristicError
+from evo_mastermind.players.cost import Cost
 from evo_mastermind.scoring import Response
 
 
@@ -110,6 +111,15 @@ class Player(ABC, Generic[ParamsT]):
 
         Cheap (no tables are built): configs call it before any game is played.
         """
+
+    @classmethod
+    def estimate(cls, params: PlayerParams, space: CodeSpace) -> Cost:
+        """What one game with these options costs, roughly (for the plan limits and ``play``).
+
+        Cheap (nothing is built). The default estimates nothing; players whose games may be
+        long or large say so from their own options.
+        """
+        return Cost()
 
     @abstractmethod
     def start(self, rng: np.random.Generator) -> None:

@@ -32,6 +32,7 @@ from evo_mastermind.players.base import (
     option_error,
     register_player,
 )
+from evo_mastermind.players.cost import Cost, scoring_seconds
 from evo_mastermind.scoring import Response, indexed_scorer
 from evo_mastermind.symmetry import CodeClasses, multiplicity_classes
 
@@ -150,6 +151,21 @@ class OnePlyPlayer(Player[OnePlyOptions]):
                 space.parse(first)
             except InvalidGameError as error:
                 raise InvalidGameError(f"player {cls.name!r}: first_guess: {error}") from None
+
+    @classmethod
+    def estimate(cls, params: PlayerParams, space: CodeSpace) -> Cost:
+        """Seconds of one game: its second guess dominates it.
+
+        That guess scores the consistent set left by the first (about a fifth of the
+        space, or μ codes) against the pool (the same set, or every code): the cost grows
+        with the square of the space.
+        """
+        consistent = space.size / 5
+        mu = getattr(params, "mu", None)
+        if isinstance(mu, int):
+            consistent = min(consistent, mu)
+        pool = space.size if getattr(params, "pool", "consistent") == "all" else space.size / 5
+        return Cost(seconds=scoring_seconds(consistent, pool))
 
     @property
     def deterministic(self) -> bool:
