@@ -47,6 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evo_mastermind.codes import InvalidGameError
+from evo_mastermind.entry_points import load, unloaded
 from evo_mastermind.kernels.rules import REDUCTIONS
 
 Counts = npt.NDArray[np.int64]
@@ -210,20 +211,9 @@ def load_entry_points() -> None:
     Raises:
         HeuristicError: an entry point that does not load, or names none of those.
     """
-    import importlib.metadata  # only a name not registered yet needs it
-
-    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        key = (point.name, point.value)
-        if key in _loaded_entry_points:
-            continue
-        where = f"entry point {point.name!r} = {point.value!r} (group {ENTRY_POINT_GROUP})"
+    for point, where in unloaded(ENTRY_POINT_GROUP, _loaded_entry_points):
         with _lock:
-            try:
-                loaded = point.load()
-            except Exception as error:  # an installed package's failure, in one line
-                raise HeuristicError(
-                    f"{where} does not load: {type(error).__name__}: {error}"
-                ) from None
+            loaded = load(point, where, HeuristicError)
             if isinstance(loaded, Heuristic) or (callable(loaded) and not isinstance(loaded, type)):
                 score = loaded.score if isinstance(loaded, Heuristic) else loaded
                 if not any(entry.score is score for entry in _registered.values()):
@@ -236,7 +226,7 @@ def load_entry_points() -> None:
                     f"{where} is neither a function, an evo_mastermind.heuristics.Heuristic "
                     "nor a module"
                 )
-            _loaded_entry_points.add(key)
+            _loaded_entry_points.add((point.name, point.value))
 
 
 def registered_heuristics() -> Mapping[str, Heuristic]:

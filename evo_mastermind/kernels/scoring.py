@@ -49,6 +49,35 @@ def _bits(word: np.uint64) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _pack(
+    pool_pegs: npt.NDArray[np.uint8],
+    pool_counts: npt.NDArray[np.uint8],
+    at: int,
+    cand_pegs: npt.NDArray[np.uint8],
+    cand_counts: npt.NDArray[np.uint8],
+    step: np.unsignedinteger[Any],
+    packed: npt.NDArray[np.unsignedinteger],
+) -> None:
+    """The packed responses of guess ``at`` of the pool to every candidate, into ``packed``.
+
+    ``black * pegs + common = black * (pegs + 1) + white``, in byte-wide SIMD passes along
+    the candidates (``step`` is a black peg's weight, :func:`weight`).
+    """
+    m = packed.size
+    packed[:] = 0
+    for p in range(cand_pegs.shape[0]):
+        gp = pool_pegs[p, at]
+        for j in range(m):
+            packed[j] += step * np.uint8(cand_pegs[p, j] == gp)
+    for k in range(cand_counts.shape[0]):
+        gk = pool_counts[k, at]
+        if gk == 0:
+            continue  # a colour the guess lacks adds no common peg
+        for j in range(m):
+            packed[j] += min(cand_counts[k, j], gk)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _store_partition(
     scores: npt.NDArray[np.float64],
     parts: npt.NDArray[np.int64],
@@ -205,18 +234,7 @@ def _score_pool(
                     best = max(best, scores[at])
         else:
             for at in range(start + chunk, stop, n_chunks):
-                # black * pegs + common = black * (pegs + 1) + white, in byte-wide SIMD passes.
-                packed[:] = 0
-                for p in range(pegs):
-                    gp = pool_pegs[p, at]
-                    for j in range(m):
-                        packed[j] += step * np.uint8(cand_pegs[p, j] == gp)
-                for k in range(colors):
-                    gk = pool_counts[k, at]
-                    if gk == 0:
-                        continue  # a colour the guess lacks adds no common peg
-                    for j in range(m):
-                        packed[j] += min(cand_counts[k, j], gk)
+                _pack(pool_pegs, pool_counts, at, cand_pegs, cand_counts, step, packed)
                 if bits:
                     # Which responses occur, one bit each: most parts needs nothing more.
                     seen_here = np.uint64(0)
@@ -435,24 +453,13 @@ def _count_parts(
 
     ``out`` is zeroed on entry; guesses and candidates are columns (:func:`_columns`).
     """
-    pegs, m = cand_pegs.shape
-    colors = cand_counts.shape[0]
+    m = cand_pegs.shape[1]
     step = weight[0]
     n_guesses = pool_pegs.shape[1]
     for chunk in prange(n_chunks):
         packed = np.empty(m, dtype=weight.dtype)
         for at in range(chunk, n_guesses, n_chunks):
-            packed[:] = 0
-            for p in range(pegs):
-                gp = pool_pegs[p, at]
-                for j in range(m):
-                    packed[j] += step * np.uint8(cand_pegs[p, j] == gp)
-            for k in range(colors):
-                gk = pool_counts[k, at]
-                if gk == 0:
-                    continue  # a colour the guess lacks adds no common peg
-                for j in range(m):
-                    packed[j] += min(cand_counts[k, j], gk)
+            _pack(pool_pegs, pool_counts, at, cand_pegs, cand_counts, step, packed)
             for j in range(m):
                 out[at, packed[j]] += 1
 

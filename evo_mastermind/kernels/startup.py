@@ -6,8 +6,10 @@ loads its numpy support.
 
 from __future__ import annotations
 
+import hashlib
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 
@@ -28,6 +30,39 @@ def _load_numpy_support_without_scipy() -> None:
 
 
 _load_numpy_support_without_scipy()
+
+PACKAGE = Path(__file__).resolve().parent
+CACHE = PACKAGE / "__pycache__"
+STAMP = CACHE / "kernels-sources.sha256"
+"""The digest of every kernel module's source, as when the cached kernels were compiled."""
+
+
+def _drop_stale_kernels() -> None:
+    """Forget every cached kernel when any kernel module's source changed since they compiled.
+
+    Numba checks a cached kernel against its own file only: a kernel that calls one of
+    another module (choosing calls scoring) would keep the callee's old code. One digest of
+    the whole package decides for all of them, so an edit anywhere recompiles everything.
+    """
+    digest = hashlib.sha256()
+    for source in sorted(PACKAGE.glob("*.py")):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    current = digest.hexdigest()
+    try:
+        if STAMP.read_text() == current:
+            return
+    except OSError:
+        pass  # no stamp yet: a first compilation, or caches of an unknown age
+    try:
+        for cached in [*CACHE.glob("*.nbi"), *CACHE.glob("*.nbc")]:
+            cached.unlink(missing_ok=True)
+        CACHE.mkdir(exist_ok=True)
+        STAMP.write_text(current)
+    except OSError:
+        pass  # a read-only install: Numba caches elsewhere there, by its own rules
+
+
+_drop_stale_kernels()
 
 _CALLED: set[Any] = set()
 

@@ -30,6 +30,7 @@ from pydantic_core import PydanticCustomError
 from typing_extensions import TypeVar
 
 from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
+from evo_mastermind.entry_points import load, unloaded
 from evo_mastermind.game import PlayerStats
 from evo_mastermind.heuristics import HeuristicError
 from evo_mastermind.players.cost import Cost
@@ -342,22 +343,9 @@ def load_entry_points() -> None:
     Raises:
         PluginError: an entry point that does not load, or names neither.
     """
-    import importlib.metadata  # about 25 ms: only a name not registered yet needs it
-
-    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        key = (point.name, point.value)
-        if key in _loaded_entry_points:
-            continue
-        where = f"entry point {point.name!r} = {point.value!r} (group {ENTRY_POINT_GROUP})"
+    for point, where in unloaded(ENTRY_POINT_GROUP, _loaded_entry_points):
         with _lock:
-            try:
-                loaded = point.load()
-            except PluginError as error:
-                raise PluginError(f"{where}: {error}") from None
-            except Exception as error:  # an installed package's failure, in one line
-                raise PluginError(
-                    f"{where} does not load: {type(error).__name__}: {error}"
-                ) from None
+            loaded = load(point, where, PluginError)
             if isinstance(loaded, type) and issubclass(loaded, Player):
                 if not any(cls is loaded for cls in _registered.values()):
                     try:
@@ -368,7 +356,7 @@ def load_entry_points() -> None:
                 raise PluginError(
                     f"{where} is not a subclass of evo_mastermind.players.Player nor a module"
                 )
-            _loaded_entry_points.add(key)
+            _loaded_entry_points.add((point.name, point.value))
 
 
 def known_player(name: str) -> type[Player]:
