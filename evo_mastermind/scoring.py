@@ -186,7 +186,7 @@ class IndexedScorer:
     @cached_property
     def columns(self) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
         """Every code's pegs and colour counts as columns: the layout the kernels read."""
-        from evo_mastermind.kernels.scoring import columns  # compiled: only kernels read these
+        from evo_mastermind.kernels.responses import columns  # compiled: only kernels read these
 
         return columns(self.codes, self.counts, np.arange(self.space.size))
 
@@ -194,7 +194,7 @@ class IndexedScorer:
         """Packed responses of one guess against the candidate codes."""
         if self.has_table:
             return self.table[guess, candidates]
-        from evo_mastermind.kernels.scoring import responses  # compiled: loaded on first use
+        from evo_mastermind.kernels.responses import responses  # compiled: loaded on first use
 
         return responses(self.codes, self.counts, guess, candidates)
 

@@ -4,8 +4,9 @@
   shared with the numpy definitions (no Numba);
 * :mod:`~evo_mastermind.kernels.startup`: Numba's start-up without SciPy, and a word on
   stderr when a first call compiles for more than a second;
-* :mod:`~evo_mastermind.kernels.scoring`: responses, partition counts and partition scores
-  of a pool of guesses;
+* :mod:`~evo_mastermind.kernels.responses`: codes as columns, and packed responses;
+* :mod:`~evo_mastermind.kernels.scoring`: partition counts and partition scores of a pool
+  of guesses;
 * :mod:`~evo_mastermind.kernels.choosing`: a partition player's best guesses at a position;
 * :mod:`~evo_mastermind.kernels.trees`: a whole subtree grown in one call;
 * :mod:`~evo_mastermind.kernels.symmetry`: which colours a position may relabel, and the
@@ -25,13 +26,9 @@ from evo_mastermind.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from evo_mastermind.kernels.choosing import choose
+    from evo_mastermind.kernels.responses import columns, responses
     from evo_mastermind.kernels.rules import REDUCTIONS, SCORE_TOLERANCE
-    from evo_mastermind.kernels.scoring import (
-        columns,
-        partition_counts,
-        pool_scores,
-        responses,
-    )
+    from evo_mastermind.kernels.scoring import partition_counts, pool_scores
     from evo_mastermind.kernels.symmetry import canonical_codes, colour_kinds
     from evo_mastermind.kernels.trees import grow_tree
     from evo_mastermind.kernels.warming import warm
@@ -40,10 +37,10 @@ _EXPORTS = {
     "REDUCTIONS": "evo_mastermind.kernels.rules",
     "SCORE_TOLERANCE": "evo_mastermind.kernels.rules",
     "choose": "evo_mastermind.kernels.choosing",
-    "columns": "evo_mastermind.kernels.scoring",
+    "columns": "evo_mastermind.kernels.responses",
     "partition_counts": "evo_mastermind.kernels.scoring",
     "pool_scores": "evo_mastermind.kernels.scoring",
-    "responses": "evo_mastermind.kernels.scoring",
+    "responses": "evo_mastermind.kernels.responses",
     "canonical_codes": "evo_mastermind.kernels.symmetry",
     "colour_kinds": "evo_mastermind.kernels.symmetry",
     "grow_tree": "evo_mastermind.kernels.trees",

@@ -13,15 +13,9 @@ import numpy.typing as npt
 from numba import njit
 
 from evo_mastermind.codes import Codes
+from evo_mastermind.kernels.responses import _columns, columns, weight
 from evo_mastermind.kernels.rules import REDUCTIONS, SCORE_TOLERANCE
-from evo_mastermind.kernels.scoring import (
-    SCAN_PAIRS,
-    _clog_table,
-    _columns,
-    _score_guesses,
-    columns,
-    weight,
-)
+from evo_mastermind.kernels.scoring import SCAN_PAIRS, _clog_table, _score_guesses
 from evo_mastermind.kernels.startup import call
 
 

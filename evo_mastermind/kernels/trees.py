@@ -14,8 +14,8 @@ from numba.typed import Dict
 
 from evo_mastermind.codes import Codes
 from evo_mastermind.kernels.choosing import _choose
+from evo_mastermind.kernels.responses import _columns, _responses_serial, weight
 from evo_mastermind.kernels.rules import REDUCTIONS
-from evo_mastermind.kernels.scoring import _columns, _responses_serial, weight
 from evo_mastermind.kernels.startup import call
 from evo_mastermind.kernels.symmetry import _canonical_serial, _colour_kinds_serial
 

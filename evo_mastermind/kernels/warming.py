@@ -6,15 +6,13 @@ import numpy as np
 
 from evo_mastermind.codes import CodeSpace, color_counts
 from evo_mastermind.kernels.choosing import choose
+from evo_mastermind.kernels.responses import columns, responses, weight
 from evo_mastermind.kernels.scoring import (
     _clog_table,
     _count_parallel,
     _count_serial,
     _score_parallel,
     _score_serial,
-    columns,
-    responses,
-    weight,
 )
 from evo_mastermind.kernels.startup import call
 from evo_mastermind.kernels.symmetry import canonical_codes

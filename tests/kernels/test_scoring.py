@@ -6,7 +6,7 @@ import pytest
 from evo_mastermind.codes import CodeSpace
 from evo_mastermind.heuristics import known_heuristic
 from evo_mastermind.kernels.rules import REDUCTIONS
-from evo_mastermind.kernels.scoring import columns, partition_counts, pool_scores, responses
+from evo_mastermind.kernels.scoring import partition_counts, pool_scores
 from evo_mastermind.partitions import partition_counts as count_parts
 from evo_mastermind.partitions import scored_partition_counts
 from evo_mastermind.scoring import indexed_scorer, response_matrix
@@ -64,16 +64,6 @@ def test_the_parallel_kernel_gives_the_serial_scores(monkeypatch: pytest.MonkeyP
     np.testing.assert_array_equal(parallel[1], serial[1])
 
 
-@pytest.mark.parametrize(("pegs", "colors"), [(5, 8), (16, 2)])
-def test_responses_match_the_reference(pegs: int, colors: int) -> None:
-    space = CodeSpace(pegs, colors)
-    scorer = indexed_scorer(space)
-    candidates = np.arange(0, space.size, 97, dtype=np.int64)
-    got = responses(scorer.codes, scorer.counts, 123, candidates)
-    expected = response_matrix(space.all_codes[[123]], space.all_codes[candidates], colors)[0]
-    np.testing.assert_array_equal(got, expected)
-
-
 def test_sixteen_pegs_use_two_bytes_per_response() -> None:
     space = CodeSpace(16, 2)
     scorer = indexed_scorer(space)
@@ -110,12 +100,3 @@ def test_parallel_partition_counts_equal_serial(monkeypatch: pytest.MonkeyPatch)
     parallel = partition_counts(*args)
     monkeypatch.setattr("evo_mastermind.kernels.scoring.PARALLEL_PAIRS", 1 << 62)
     np.testing.assert_array_equal(parallel, partition_counts(*args))
-
-
-def test_columns_are_the_codes_transposed() -> None:
-    space = CodeSpace(4, 6)
-    scorer = indexed_scorer(space)
-    some = np.array([5, 0, 1295, 77], dtype=np.int64)
-    pegs, counts = columns(scorer.codes, scorer.counts, some)
-    np.testing.assert_array_equal(pegs, space.all_codes[some].T)
-    np.testing.assert_array_equal(counts, scorer.counts[some].T)
