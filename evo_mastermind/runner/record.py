@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from evo_mastermind.runner.config import ExpandedEntry, ExperimentConfig, Statistics
+from evo_mastermind.runner.config import ExperimentConfig, Statistics
 
 RECORD_VERSION = 1
 """The version of ``experiment.json`` written now; records without one are version 0."""
@@ -22,6 +22,19 @@ RECORD_VERSION = 1
 def _default(model: type[BaseModel], name: str) -> Any:
     """The default of a config field: the record's default for the same field."""
     return model.model_fields[name].default
+
+
+class EntryRecord(BaseModel):
+    """One player entry as recorded: its label, player and options (sweeps expanded)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    label: str
+    """The entry's label (unique in the experiment)."""
+    player: str = ""
+    """The registered player's name."""
+    params: dict[str, Any] = Field(default_factory=dict)
+    """The options the entry's games were played with."""
 
 
 class ExperimentRecord(BaseModel):
@@ -65,7 +78,7 @@ class ExperimentRecord(BaseModel):
     """Guesses after which a game stops unsolved."""
     time_limit: float | None = _default(ExperimentConfig, "time_limit")
     """Seconds after which a game stops unsolved."""
-    players: list[ExpandedEntry] = Field(default_factory=list)
+    players: list[EntryRecord] = Field(default_factory=list)
     """Every player entry with its sweeps expanded, in config order."""
     compare_with: str | None = _default(ExperimentConfig, "compare_with")
     """The published table the report compares with (relative to the project)."""
@@ -98,7 +111,7 @@ class ExperimentRecord(BaseModel):
             seed=config.seed,
             guess_limit=config.guess_limit,
             time_limit=config.time_limit,
-            players=config.entries(),
+            players=[EntryRecord(**entry.model_dump()) for entry in config.entries()],
             compare_with=config.compare_with,
             report=config.report,
             alpha=config.statistics.alpha,
@@ -112,11 +125,11 @@ class ExperimentRecord(BaseModel):
 
 
 def as_record(experiment: ExperimentRecord | Mapping[str, Any] | None) -> ExperimentRecord:
-    """A record as it is, or one read from its fields as a mapping (``None``: unnamed, empty).
+    """A record as it is, or one read from its fields as a mapping (unnamed: ``experiment``).
 
     Raises:
         pydantic.ValidationError: a mapping that is not an experiment record.
     """
     if isinstance(experiment, ExperimentRecord):
         return experiment
-    return ExperimentRecord.model_validate(dict(experiment or {"name": "experiment"}))
+    return ExperimentRecord.model_validate({"name": "experiment", **(experiment or {})})

@@ -129,8 +129,8 @@ def _check_extension(
     )
     if record.identity != config.identity():
         raise changed
-    stored = {entry.label: entry for entry in record.players}
-    entries = {entry.label: entry for entry in config.entries()}
+    stored = {entry.label: entry.model_dump() for entry in record.players}
+    entries = {entry.label: entry.model_dump() for entry in config.entries()}
     for label, entry in stored.items():
         if label not in entries:
             raise RunnerError(

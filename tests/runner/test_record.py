@@ -33,7 +33,10 @@ def test_the_record_holds_every_field_the_run_writes() -> None:
     dumped = record.model_dump(mode="json")
     assert list(dumped) == list(ExperimentRecord.model_fields)  # no key outside the model
     assert record.version == RECORD_VERSION and record.games == 64_800 and record.pegs == 4
-    assert record.players == config.entries() and record.test_on == config.statistics.test_on
+    assert [entry.model_dump() for entry in record.players] == [
+        entry.model_dump() for entry in config.entries()
+    ]
+    assert record.test_on == config.statistics.test_on
     # The committed record of the same config was written field for field alike.
     committed = json.loads((ROOT / "results" / "paper" / "table2" / "experiment.json").read_text())
     assert dumped == committed
@@ -49,6 +52,14 @@ def test_missing_fields_take_the_configs_defaults() -> None:
     )
     assert record.runs == ExperimentConfig.model_fields["runs"].default
     assert record.report == "paper" and record.version == 0 and record.players == []
+
+
+def test_a_malformed_record_is_one_line(tmp_path: Path) -> None:
+    from evo_mastermind.runner.storage import ResultsError
+
+    (tmp_path / "experiment.json").write_text(json.dumps({"name": "x", "players": [{"p": 1}]}))
+    with pytest.raises(ResultsError, match=r"not an experiment record \(players\.0\.label"):
+        ResultsDir(tmp_path).read_manifest()
 
 
 def test_unknown_keys_of_a_newer_record_are_kept() -> None:
