@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PAPER_COLUMNS = ["player", "runs", "min", "mean", "median", "max", "sd", "max_guesses", "games"]
 
 
-@pytest.mark.slow  # 64,800 games: about a minute on two cores
+@pytest.mark.slow  # 64,800 games: about 20 s on two cores
 def test_table_2_replays_its_committed_rows(tmp_path: Path) -> None:
     config_path = ROOT / "configs" / "paper" / "table2.yaml"
     config = load_config(config_path)
