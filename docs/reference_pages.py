@@ -228,7 +228,32 @@ def players_reference(registry: dict[str, type[Player]] | None = None) -> Page:
                 for preset, settings in sorted(presets.items())
             ]
             lines.append("")
+    lines += heuristics_section(problems)
     return "\n".join(lines), problems
+
+
+def heuristics_section(problems: list[str]) -> list[str]:
+    """Every registered partition heuristic, for ``one_ply`` and ``archive`` (``heuristic:``)."""
+    from evo_mastermind.heuristics import registered_heuristics
+
+    lines = [
+        "## Heuristics {#heuristics}",
+        "",
+        "The partition heuristics registered (`evo_mastermind.heuristics`), each usable as "
+        "`heuristic: NAME` by `one_ply` and `archive`, and by `tree --player one_ply`. "
+        "Without a compiled form a heuristic is scored by its numpy definition on the compiled "
+        "partition counts (see *Add a heuristic* in the extending guide).",
+        "",
+        "| heuristic | what it scores | compiled form | definition |",
+        "|---|---|---|---|",
+    ]
+    for name, entry in sorted(registered_heuristics().items()):
+        if not entry.about:
+            problems.append(f"heuristic {name!r} has no description")
+        where = f"{entry.score.__module__}.{entry.score.__qualname__}"
+        compiled = f"`{entry.compiled}`" if entry.compiled else "none"
+        lines.append(f"| `{name}` | {_cell(entry.about)} | {compiled} | `{where}` |")
+    return [*lines, ""]
 
 
 def _anchor(name: str) -> str:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
         PlayerStats,
         play_game,
     )
+    from evo_mastermind.heuristics import Heuristic, register_heuristic
     from evo_mastermind.players import PLAYERS, Player, PlayerParams, make_player, register_player
     from evo_mastermind.players.tree import DecisionTree, build_tree
     from evo_mastermind.scoring import Response, score
@@ -35,6 +36,8 @@ _EXPORTS = {
     "Move": "evo_mastermind.game",
     "PlayerStats": "evo_mastermind.game",
     "play_game": "evo_mastermind.game",
+    "Heuristic": "evo_mastermind.heuristics",
+    "register_heuristic": "evo_mastermind.heuristics",
     "PLAYERS": "evo_mastermind.players",
     "Player": "evo_mastermind.players",
     "PlayerParams": "evo_mastermind.players",
@@ -64,6 +67,7 @@ __all__ = [
     "Codemaker",
     "DecisionTree",
     "GameResult",
+    "Heuristic",
     "InconsistentResponsesError",
     "InvalidGameError",
     "InvalidGuessError",
@@ -79,6 +83,7 @@ __all__ = [
     "load",
     "make_player",
     "play_game",
+    "register_heuristic",
     "register_player",
     "run",
     "score",

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from evo_mastermind.analysis.report import Report
     from evo_mastermind.analysis.stats import GroupRule
     from evo_mastermind.runner import RunOutcome
+    from evo_mastermind.runner.record import ExperimentRecord
 
 ExecutorName = Literal["serial", "process", "dask"]
 EXECUTORS: tuple[ExecutorName, ...] = ("serial", "process", "dask")
@@ -227,7 +228,7 @@ class Results:
         self,
         path: Path,
         games: pd.DataFrame,
-        experiment: dict[str, Any],
+        experiment: ExperimentRecord,
         outcome: RunOutcome | None = None,
     ) -> None:
         self.path = path
@@ -238,7 +239,7 @@ class Results:
     @property
     def name(self) -> str:
         """The experiment's name."""
-        return str(self.experiment.get("name", ""))
+        return self.experiment.name
 
     def __repr__(self) -> str:
         labels = self.games["label"].nunique()
@@ -255,7 +256,7 @@ class Results:
         from evo_mastermind.analysis.published import load_published
         from evo_mastermind.analysis.report import published_path
 
-        source = self.experiment.get("compare_with")
+        source = self.experiment.compare_with
         if not source:
             return None
         return load_published(published_path(str(source), self.path))
@@ -263,7 +264,7 @@ class Results:
     def _built(self, rule: GroupRule = "clique") -> Report:
         from evo_mastermind.analysis.report import build_report
 
-        source = str(self.experiment.get("compare_with") or "published table")
+        source = self.experiment.compare_with or "published table"
         return build_report(self.games, self.experiment, self.published, source, rule)
 
     @cached_property
@@ -328,7 +329,7 @@ class Results:
 
     def report(self, rule: GroupRule = "clique") -> str:
         """The report as Markdown, as ``evo-mastermind report`` writes it (nothing written)."""
-        if self.experiment.get("report") == "tournament":
+        if self.experiment.report == "tournament":
             from evo_mastermind.analysis.tournament import tournament_report
 
             return tournament_report(self.games, self.experiment)[0]
@@ -375,7 +376,7 @@ class Results:
             seed: the bootstrap's seed (default: the experiment's root seed, so it is stable).
             confidence: the interval's level.
         """
-        chosen = int(self.experiment.get("seed") or 0) if seed is None else seed
+        chosen = self.experiment.seed if seed is None else seed
         frame: pd.DataFrame = _effect_sizes().mean_confidence_intervals(
             self.games, seed=chosen, confidence=confidence
         )

@@ -93,7 +93,7 @@ def _add_plugin_argument(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="MODULE",
-        help="import MODULE first: it registers players of your own (repeatable)",
+        help="import MODULE first: it registers players or heuristics of your own (repeatable)",
     )
 
 
@@ -327,8 +327,6 @@ def _make(args: argparse.Namespace) -> tuple[CodeSpace, Player]:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from evo_mastermind.players.cost import EXHAUSTIVE_PLAYERS, exhaustive_seconds
-
     if args.guess_limit is not None and args.guess_limit < 1:
         raise UsageError(f"--guess-limit must be at least 1, got {args.guess_limit}")
     if args.seed < 0:
@@ -343,15 +341,14 @@ def _play(args: argparse.Namespace) -> int:
         args.player,
         f"building the player for {args.pegs} pegs, {args.colors} colours",
     )
-    if args.player in EXHAUSTIVE_PLAYERS:
-        seconds = exhaustive_seconds(args.player, player.params.model_dump(), space.size)
-        if seconds > 10:
-            print(
-                f"{PROG}: estimate: about {seconds:,.0f} s a game of {args.player} on "
-                f"{space} (rough model)",
-                file=sys.stderr,
-                flush=True,
-            )
+    seconds = type(player).estimate(player.params, space).seconds
+    if seconds is not None and seconds > 10:
+        print(
+            f"{PROG}: estimate: about {seconds:,.0f} s a game of {args.player} on "
+            f"{space} (rough model)",
+            file=sys.stderr,
+            flush=True,
+        )
     if args.interactive:
         return _play_interactive(space, player, args)
     if args.secret is not None:
@@ -677,7 +674,7 @@ def _run(args: argparse.Namespace) -> int:
         + (f" ({outcome.already_done} already done)" if outcome.already_done else "")
         + f" in {outcome.seconds:.1f} s; results and report in {results.path}"
     )
-    return _report_failed_games(results.path, int(results.experiment.get("seed") or 0))
+    return _report_failed_games(results.path, results.experiment.seed)
 
 
 def _reproduce(args: argparse.Namespace) -> int:
@@ -805,7 +802,20 @@ def _players(args: argparse.Namespace) -> int:
         for preset, settings in presets_of(name).items():
             written = ", ".join(f"{key}={value}" for key, value in settings.options.items())
             print(f"{'':<4}preset {preset} ({written}): {settings.about or 'named settings'}")
+    _print_heuristics()
     return 0
+
+
+def _print_heuristics() -> None:
+    """The registered heuristics, after the players that take them (``heuristic: NAME``)."""
+    from evo_mastermind.heuristics import registered_heuristics
+
+    print("\nheuristics (one_ply and archive: heuristic NAME):")
+    for name, entry in sorted(registered_heuristics().items()):
+        module = entry.score.__module__
+        origin = "" if module.startswith("evo_mastermind.") else f" [{module}]"
+        speed = "compiled" if entry.compiled else "numpy on compiled counts"
+        print(f"{name:<18} {entry.about or '(no description)'} ({speed}){origin}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -194,3 +194,12 @@ def color_counts(codes: Codes, colors: int) -> npt.NDArray[np.uint8]:
     for peg in range(codes.shape[1]):
         counts[rows, codes[:, peg]] += 1
     return counts
+
+
+def packed_dtype(pegs: int) -> np.dtype[np.unsignedinteger]:
+    """The narrowest type holding a packed response, ``black * (pegs + 1) + white``.
+
+    One byte up to 15 pegs (``16 ** 2`` responses), two beyond: the one rule every table,
+    matrix and kernel of responses follows.
+    """
+    return np.dtype(np.uint8) if (pegs + 1) ** 2 <= 256 else np.dtype(np.uint16)

@@ -1,25 +1,44 @@
-"""Partitions of a candidate set by a guess, and the one-ply scores built on them.
+"""Partitions of a candidate set by a guess, and the readable definition of a best guess.
 
-Every score here is oriented so that *higher is better*: the entropy and the number of
-parts as they are; the expected size and the worst case negated (Runarsson & Merelo 2009,
-sections 2-3).
+The heuristics that score a partition are the table of :mod:`evo_mastermind.heuristics`
+(every score oriented so that *higher is better*); the built-ins' definitions are
+re-exported here, where they used to live.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
 
 from evo_mastermind.codes import Codes, color_counts
+from evo_mastermind.heuristics import (
+    Counts,
+    Heuristic,
+    Scores,
+    entropy_score,
+    expected_size_score,
+    known_heuristic,
+    most_parts_score,
+    worst_case_score,
+)
+from evo_mastermind.kernels.rules import SCORE_TOLERANCE
 from evo_mastermind.scoring import IndexedScorer, Packed
 
-Counts = npt.NDArray[np.int64]
-Scores = npt.NDArray[np.float64]
-
-SCORE_TOLERANCE = 1e-9
-"""Scores closer than this to the best count as tied (float sums differ in the last bits)."""
+__all__ = [
+    "PARTITION_BLOCK_CELLS",
+    "SCORE_TOLERANCE",
+    "Counts",
+    "Scores",
+    "best_guesses",
+    "best_indices",
+    "entropy_score",
+    "expected_size_score",
+    "local_entropy",
+    "most_parts_score",
+    "partition_counts",
+    "scored_partition_counts",
+    "worst_case_score",
+]
 
 
 def partition_counts(responses: Packed, n_responses: int) -> Counts:
@@ -66,42 +85,6 @@ def scored_partition_counts(
     )
 
 
-def entropy_score(counts: Counts) -> Scores:
-    """Shannon entropy (bits) of each guess's partition: ``Σ p log2(1/p)``."""
-    total = counts.sum(axis=1, keepdims=True).astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = counts / total
-        terms = np.where(counts > 0, -p * np.log2(np.where(counts > 0, p, 1.0)), 0.0)
-    return terms.sum(axis=1)
-
-
-def most_parts_score(counts: Counts) -> Scores:
-    """The number of non-empty parts (Kooi's most parts)."""
-    return np.count_nonzero(counts, axis=1).astype(np.float64)
-
-
-def expected_size_score(counts: Counts) -> Scores:
-    """Minus the expected size of the part the secret falls in (Irving): ``-Σ c² / n``."""
-    total = counts.sum(axis=1).astype(np.float64)
-    return -(counts.astype(np.float64) ** 2).sum(axis=1) / total
-
-
-def worst_case_score(counts: Counts) -> Scores:
-    """Minus the size of the largest part (one-ply Knuth minimax)."""
-    return -counts.max(axis=1).astype(np.float64)
-
-
-PartitionScore = Callable[[Counts], Scores]
-
-PARTITION_SCORES: dict[str, PartitionScore] = {
-    "entropy": entropy_score,
-    "most_parts": most_parts_score,
-    "expected_size": expected_size_score,
-    "worst_case": worst_case_score,
-}
-"""The partition heuristics by name; each maps partition counts to scores, higher is better."""
-
-
 def local_entropy(candidates: Codes, played: Codes, colors: int) -> Scores:
     """Local entropy (Runarsson & Merelo 2009, eq. 3) of each candidate joined to the played codes.
 
@@ -127,12 +110,13 @@ def best_guesses(
     scorer: IndexedScorer,
     candidates: npt.NDArray[np.int64],
     pool_all: bool,
-    heuristic: str,
+    heuristic: str | Heuristic,
     first_only: bool,
 ) -> npt.NDArray[np.int64]:
     """Every best guess of a partition player at a position, sorted (or only the first).
 
-    The readable definition that :func:`evo_mastermind.kernels.choose` computes faster:
+    The readable definition that :func:`evo_mastermind.kernels.choose` computes faster
+    (for heuristics with a compiled form):
     with two candidates or fewer every one is best; otherwise every guess of the pool (every
     code, or the candidates) is scored under ``heuristic`` and the tied ones kept,
     consistent ones first when the pool is every code. Spaces with a response table are
@@ -142,7 +126,7 @@ def best_guesses(
         return candidates[:1] if first_only else candidates
     guesses = np.arange(scorer.space.size, dtype=np.int64) if pool_all else candidates
     counts = partition_counts(scorer.matrix(guesses, candidates), scorer.space.n_responses)
-    tied = guesses[best_indices(PARTITION_SCORES[heuristic](counts))]
+    tied = guesses[best_indices(known_heuristic(heuristic).scores(counts))]
     if pool_all:
         inside = tied[np.isin(tied, candidates, assume_unique=True)]
         tied = inside if inside.size else tied

@@ -20,6 +20,7 @@ from evo_mastermind.codes import (
     InvalidGameError,
     color_counts,
     digit_keys,
+    packed_dtype,
 )
 from evo_mastermind.symmetry import CodeClasses
 
@@ -83,11 +84,7 @@ def score_codes(guess: Code, codes: Codes, colors: int) -> Packed:
     blacks = np.count_nonzero(codes == guess, axis=1)
     guess_counts = np.bincount(guess, minlength=colors)
     common = np.minimum(color_counts(codes, colors), guess_counts).sum(axis=1)
-    return (blacks * pegs + common).astype(_packed_dtype(pegs))
-
-
-def _packed_dtype(pegs: int) -> np.dtype[np.unsignedinteger]:
-    return np.dtype(np.uint8) if (pegs + 1) ** 2 <= 256 else np.dtype(np.uint16)
+    return (blacks * pegs + common).astype(packed_dtype(pegs))
 
 
 def response_matrix(
@@ -104,7 +101,7 @@ def response_matrix(
     which equals ``black * (pegs + 1) + white``.
     """
     pegs = guesses.shape[1]
-    dtype = _packed_dtype(pegs)
+    dtype = packed_dtype(pegs)
     if guess_counts is None:
         guess_counts = color_counts(guesses, colors)
     if candidate_counts is None:
@@ -138,7 +135,7 @@ def response_table(space: CodeSpace, counts: npt.NDArray[np.uint8]) -> Packed:
         space: the game size.
         counts: :func:`color_counts` of every code.
     """
-    dtype = _packed_dtype(space.pegs)
+    dtype = packed_dtype(space.pegs)
     classes = CodeClasses.of_keys(digit_keys(counts, space.pegs + 1))
     distinct = counts[classes.representatives]
     common = np.zeros((distinct.shape[0], distinct.shape[0]), dtype=dtype)
@@ -189,7 +186,7 @@ class IndexedScorer:
     @cached_property
     def columns(self) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
         """Every code's pegs and colour counts as columns: the layout the kernels read."""
-        from evo_mastermind.kernels import columns  # compiled: only the kernels read these
+        from evo_mastermind.kernels.responses import columns  # compiled: only kernels read these
 
         return columns(self.codes, self.counts, np.arange(self.space.size))
 
@@ -197,7 +194,7 @@ class IndexedScorer:
         """Packed responses of one guess against the candidate codes."""
         if self.has_table:
             return self.table[guess, candidates]
-        from evo_mastermind.kernels import responses  # compiled: loaded on first use
+        from evo_mastermind.kernels.responses import responses  # compiled: loaded on first use
 
         return responses(self.codes, self.counts, guess, candidates)
 

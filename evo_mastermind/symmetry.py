@@ -72,11 +72,11 @@ def colour_classes(
     ``zero`` holds the colours no consistent code uses (they may also be played). Returns
     ``None`` when no two codes are alike (fewer than two free and two zero colours).
     """
-    from evo_mastermind.kernels import canonical_codes  # compiled: only the players need it
+    # Compiled: only the players need it.
+    from evo_mastermind.kernels.symmetry import canonical_codes, colour_kinds
 
     kind = np.zeros(space.colors, dtype=np.int64)
-    kind[[c for c in range(space.colors) if c not in played]] = 1
-    kind[list(zero)] = 2
-    if np.count_nonzero(kind == 1) < 2 and np.count_nonzero(kind == 2) < 2:
+    present = sum(1 << c for c in range(space.colors) if c not in zero)
+    if colour_kinds(present, sum(1 << c for c in played), kind) < 0:
         return None
     return CodeClasses(*canonical_codes(space.all_codes, kind, space.place_values))

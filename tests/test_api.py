@@ -41,7 +41,7 @@ def test_run_from_a_dict_plays_every_game_and_keeps_the_config(played: em.Result
     assert isinstance(played.games, pd.DataFrame)
     assert len(played.games) == 3 * 2 * (27 + 64)
     assert played.outcome is not None and played.outcome.played == len(played.games)
-    assert played.name == "small" and played.experiment["seed"] == 5
+    assert played.name == "small" and played.experiment.seed == 5
     assert yaml.safe_load((played.path / "config.yaml").read_text()) == small()
     assert repr(played) == f"<Results 'small': 546 games of 3 players in {played.path}>"
 
@@ -117,7 +117,7 @@ def test_the_callers_dict_is_left_as_it_was(tmp_path: Path) -> None:
     config = small(players=[{"label": "Random", "player": "random"}], game={"pegs": 2, "colors": 2})
     kept = yaml.safe_dump(config)
     results = em.run(config, out=tmp_path / "r", runs=3, executor="serial", progress=False)
-    assert yaml.safe_dump(config) == kept and results.experiment["runs"] == 3
+    assert yaml.safe_dump(config) == kept and results.experiment.runs == 3
 
 
 @pytest.mark.parametrize(

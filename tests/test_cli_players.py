@@ -12,7 +12,7 @@ def test_players_lists_every_preset_with_its_settings(capsys: pytest.CaptureFixt
     lines = capsys.readouterr().out.splitlines()
     presets = [line.strip() for line in lines if line.startswith("    preset ")]
     paper = "preset paper (first_guess=AABC): Runarsson & Merelo-Guervós (2009), Tables 2-6"
-    assert sum(line.startswith(paper) for line in presets) == 6  # the six one-ply players
+    assert sum(line.startswith(paper) for line in presets) == 7  # the seven one-ply players
     names = {line.split()[1] for line in presets}
     assert {"paper", "paper_f", "paper_f_local_entropy", "best_4x6", "best_8x12"} <= names
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from evo_mastermind.codes import CodeSpace
+from evo_mastermind.heuristics import known_heuristic
 from evo_mastermind.partitions import (
-    PARTITION_SCORES,
     best_indices,
     local_entropy,
     partition_counts,
@@ -42,11 +42,11 @@ def test_partitions_computed_in_blocks_equal_the_whole_matrix(
 
 def test_scores_are_oriented_higher_is_better() -> None:
     counts = np.array([[1, 1, 1, 1, 0], [4, 0, 0, 0, 0], [2, 1, 1, 0, 0]])
-    entropy = PARTITION_SCORES["entropy"](counts)
+    entropy = known_heuristic("entropy").score(counts)
     assert entropy == pytest.approx([2.0, 0.0, 1.5])
-    assert PARTITION_SCORES["most_parts"](counts).tolist() == [4, 1, 3]
-    assert PARTITION_SCORES["expected_size"](counts).tolist() == [-1.0, -4.0, -1.5]
-    assert PARTITION_SCORES["worst_case"](counts).tolist() == [-1, -4, -2]
+    assert known_heuristic("most_parts").score(counts).tolist() == [4, 1, 3]
+    assert known_heuristic("expected_size").score(counts).tolist() == [-1.0, -4.0, -1.5]
+    assert known_heuristic("worst_case").score(counts).tolist() == [-1, -4, -2]
 
 
 def test_local_entropy_follows_equation_3() -> None:

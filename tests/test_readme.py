@@ -25,6 +25,19 @@ def test_the_add_a_player_example_registers_a_working_player() -> None:
         PLAYERS.pop("stubborn", None)
 
 
+def test_the_add_a_player_example_passes_mypy_strict(tmp_path: Path) -> None:
+    from mypy import api
+
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.DOTALL)
+    example = tmp_path / "stubborn.py"
+    example.write_text(blocks[0])
+    config = README.parent / "pyproject.toml"  # the project's own settings: strict
+    out, err, status = api.run(
+        ["--config-file", str(config), "--cache-dir", str(tmp_path / "cache"), str(example)]
+    )
+    assert status == 0, out + err
+
+
 def test_the_readme_names_both_setup_commands() -> None:
     text = README.read_text()
     assert "make reproduce" in text and "make test" in text

@@ -27,7 +27,8 @@ from benchmarks._record import record
 from evo_mastermind.codes import Code, Codes, CodeSpace
 from evo_mastermind.evolution.choice import choose_guess
 from evo_mastermind.game import Codemaker, play_game
-from evo_mastermind.partitions import PARTITION_SCORES, partition_counts
+from evo_mastermind.heuristics import entropy_score
+from evo_mastermind.partitions import partition_counts
 from evo_mastermind.players import make_player
 from evo_mastermind.players.archive import ArchiveParams, ArchivePlayer
 from evo_mastermind.runner import load_config
@@ -44,7 +45,7 @@ def entropy_over(guess: Code, reference: Codes, colors: int) -> float:
     """The entropy (bits) of the partition of ``reference`` by ``guess``."""
     responses = response_matrix(guess[None, :], reference, colors)
     pegs = reference.shape[1]
-    return float(PARTITION_SCORES["entropy"](partition_counts(responses, (pegs + 1) ** 2))[0])
+    return float(entropy_score(partition_counts(responses, (pegs + 1) ** 2))[0])
 
 
 class BiasProbe(ArchivePlayer):

@@ -18,7 +18,6 @@ only, as the paper's table and the tests do (a failed game is counted apart, nev
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +27,7 @@ from scipy.stats import bootstrap, rankdata
 from evo_mastermind.analysis.results import (
     BLOCK_COLUMNS,
     AnalysisError,
+    Experiment,
     blocks,
     label_order,
     require_columns,
@@ -85,7 +85,7 @@ def a12_magnitude(a12: float) -> str:
 
 
 def pairwise_a12(
-    games: pd.DataFrame, *, on: TestOn = "games", experiment: dict[str, Any] | None = None
+    games: pd.DataFrame, *, on: TestOn = "games", experiment: Experiment | None = None
 ) -> pd.DataFrame:
     """A12 and its magnitude for each pair of labels within each block.
 
@@ -129,7 +129,7 @@ def mean_confidence_intervals(
     seed: int,
     confidence: float = 0.95,
     on: TestOn = "games",
-    experiment: dict[str, Any] | None = None,
+    experiment: Experiment | None = None,
     resamples: int = BOOTSTRAP_RESAMPLES,
 ) -> pd.DataFrame:
     """Each label's mean guesses with a percentile bootstrap interval, per block.

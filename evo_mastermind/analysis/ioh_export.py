@@ -40,6 +40,7 @@ from tqdm import tqdm
 
 from evo_mastermind.analysis.results import (
     AnalysisError,
+    Experiment,
     blocks,
     label_order,
     load_experiment,
@@ -168,7 +169,7 @@ def _logger(ioh: Any, out: Path, label: str, folder: str, info: str, counts: boo
 def export_ioh(
     games: pd.DataFrame,
     out: Path | str,
-    experiment: dict[str, Any] | None = None,
+    experiment: Experiment | None = None,
     progress: bool = False,
 ) -> IohExport:
     """Write ``games`` as IOHprofiler data under ``out`` (a new or empty directory).

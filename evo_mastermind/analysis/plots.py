@@ -20,6 +20,7 @@ from evo_mastermind.analysis.kinds import PLOT_KINDS as PLOT_KINDS  # re-exporte
 from evo_mastermind.analysis.optimum import known_optimum
 from evo_mastermind.analysis.results import (
     AnalysisError,
+    Experiment,
     blocks,
     label_order,
     load_experiment,
@@ -28,6 +29,7 @@ from evo_mastermind.analysis.results import (
     size_text,
 )
 from evo_mastermind.analysis.summary import solved_games
+from evo_mastermind.runner.record import as_record
 
 OKABE_ITO = (
     "#E69F00",  # orange
@@ -84,8 +86,8 @@ def _legend(axis: Any, title: str, count: int, inside: str = "best") -> None:
         axis.legend(title=title, fontsize=8, loc=inside)
 
 
-def _title(experiment: dict[str, Any], games: pd.DataFrame) -> str:
-    return f"{experiment.get('name', 'experiment')}: {size_text(games)}"
+def _title(experiment: Experiment, games: pd.DataFrame) -> str:
+    return f"{as_record(experiment).name}: {size_text(games)}"
 
 
 def _block_name(key: tuple[int, int, str]) -> str:
@@ -105,7 +107,7 @@ def _solved_shares(block: pd.DataFrame, labels: Sequence[str]) -> tuple[np.ndarr
     return counts, pd.DataFrame(shares, index=counts)
 
 
-def _panels(games: pd.DataFrame, experiment: dict[str, Any]) -> tuple[Figure, list[Any], list[str]]:
+def _panels(games: pd.DataFrame, experiment: Experiment) -> tuple[Figure, list[Any], list[str]]:
     require_columns(games, ("label", "n_guesses", "solved", "pegs", "colors", "secrets"))
     labels = label_order(games, experiment)
     rows = len(blocks(games))
@@ -115,7 +117,7 @@ def _panels(games: pd.DataFrame, experiment: dict[str, Any]) -> tuple[Figure, li
     return figure, axes, labels
 
 
-def plot_distribution(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure:
+def plot_distribution(games: pd.DataFrame, experiment: Experiment) -> Figure:
     """Share of games solved in exactly n guesses, players side by side, means marked."""
     figure, axes, labels = _panels(games, experiment)
     colours, hatches = player_colours(labels), _cycle(labels, HATCHES)
@@ -159,7 +161,7 @@ def plot_distribution(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure
     return figure
 
 
-def plot_cumulative(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure:
+def plot_cumulative(games: pd.DataFrame, experiment: Experiment) -> Figure:
     """Share of games solved within n guesses, one step line per player."""
     figure, axes, labels = _panels(games, experiment)
     colours, styles = player_colours(labels), _cycle(labels, LINE_STYLES)
@@ -185,7 +187,7 @@ def plot_cumulative(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure:
     return figure
 
 
-def plot_evaluations(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure:
+def plot_evaluations(games: pd.DataFrame, experiment: Experiment) -> Figure:
     """Mean evaluations per game against mean guesses: one point per player and block.
 
     Raises:
@@ -220,7 +222,7 @@ def plot_evaluations(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure:
     return figure
 
 
-def plot_heatmap(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure:
+def plot_heatmap(games: pd.DataFrame, experiment: Experiment) -> Figure:
     """Mean guesses, mean seconds and win rate over (pegs, colors), one row per player.
 
     When several secret sources were played, each (player, secrets) pair gets its row.
@@ -297,7 +299,7 @@ def plot_heatmap(games: pd.DataFrame, experiment: dict[str, Any]) -> Figure:
     return figure
 
 
-PLOTTERS: dict[str, Callable[[pd.DataFrame, dict[str, Any]], Figure]] = {
+PLOTTERS: dict[str, Callable[[pd.DataFrame, Experiment], Figure]] = {
     "distribution": plot_distribution,
     "cumulative": plot_cumulative,
     "evaluations": plot_evaluations,
@@ -305,7 +307,7 @@ PLOTTERS: dict[str, Callable[[pd.DataFrame, dict[str, Any]], Figure]] = {
 }
 
 
-def make_figure(games: pd.DataFrame, experiment: dict[str, Any], kind: str) -> Figure:
+def make_figure(games: pd.DataFrame, experiment: Experiment, kind: str) -> Figure:
     """The figure of one kind for a games table.
 
     Raises:

@@ -35,6 +35,7 @@ from evo_mastermind.analysis.published import (
 )
 from evo_mastermind.analysis.results import (
     AnalysisError,
+    Experiment,
     blocks,
     load_experiment,
     load_games,
@@ -52,6 +53,7 @@ from evo_mastermind.analysis.stats import (
 from evo_mastermind.analysis.summary import grouped_summary, summary_table
 from evo_mastermind.analysis.tournament import tournament_report
 from evo_mastermind.paths import current_name, find_project_root, within_project
+from evo_mastermind.runner.record import as_record
 from evo_mastermind.studies import published_file
 
 SEPARATOR = "───"
@@ -296,7 +298,7 @@ def _effect_lines(
 
 def build_report(
     games: pd.DataFrame,
-    experiment: dict[str, Any],
+    experiment: Experiment,
     published: pd.DataFrame | None = None,
     published_source: str = "published table",
     rule: GroupRule = "clique",
@@ -309,16 +311,16 @@ def build_report(
 
     Args:
         games: a games table.
-        experiment: the experiment record: ``name``, and optionally ``test_on``
-            (``games``), ``alpha`` (0.05), ``holm`` (false), ``players`` (config order),
+        experiment: the experiment record (or its fields): its name, tests (``test_on``,
+            ``alpha``, ``holm``), players (config order), ``seed`` (of the bootstrap) and
             ``compare_as`` (played label → published label).
         published: a published table to compare with (from :func:`load_published`).
         published_source: how the report names the published table.
         rule: where group separators go (see :func:`~evo_mastermind.analysis.stats.paper_groups`).
     """
-    on: TestOn = experiment.get("test_on") or "games"
-    alpha = float(experiment.get("alpha") or 0.05)
-    holm = bool(experiment.get("holm") or False)
+    experiment = as_record(experiment)
+    on: TestOn = experiment.test_on
+    alpha, holm = experiment.alpha, experiment.holm
     played = set(games["label"].astype(str)) if "label" in games.columns else set()
     sections = {
         label: section
@@ -333,11 +335,9 @@ def build_report(
     )
     game_blocks = blocks(games)
     effect_sizes = pairwise_a12(games, on=on, experiment=experiment)
-    intervals = mean_confidence_intervals(
-        games, seed=int(experiment.get("seed") or 0), on=on, experiment=experiment
-    )
+    intervals = mean_confidence_intervals(games, seed=experiment.seed, on=on, experiment=experiment)
     lines = [
-        f"# {experiment['name']}: {size_text(games)}",
+        f"# {experiment.name}: {size_text(games)}",
         "",
         _method_text(on, alpha, holm, rule, bool(sections)),
         "",
@@ -355,7 +355,7 @@ def build_report(
             published_source,
             rule,
             heading="###" if len(game_blocks) > 1 else "##",
-            compare_as={str(k): str(v) for k, v in (experiment.get("compare_as") or {}).items()},
+            compare_as=experiment.compare_as,
         )
         lines += _effect_lines(
             _in_block(effect_sizes, pegs, colors, secrets),
@@ -446,14 +446,14 @@ def write_report(
     results_dir = Path(results_dir)
     games = load_games(results_dir)
     experiment = load_experiment(results_dir)
-    if experiment.get("report") == "tournament":
+    if experiment.report == "tournament":
         markdown, by_size, tests = tournament_report(games, experiment)
         _write_csv(by_size, results_dir / "tournament.csv")
         _write_csv(tests, results_dir / "score_tests.csv")
         write_unless_same(results_dir / "report.md", markdown)
         return markdown
     published = None
-    source = experiment.get("compare_with")
+    source = experiment.compare_with
     if compare_with is not None:  # given on the command line: any file the user names
         source = str(compare_with)
         published = load_published(compare_with)

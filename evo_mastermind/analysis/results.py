@@ -8,14 +8,18 @@ DataFrame; this module is the one place that reads it from disk.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, cast
 
 import pandas as pd
 
 from evo_mastermind.codes import InvalidGameError
+from evo_mastermind.runner.record import ExperimentRecord, as_record
 from evo_mastermind.runner.storage import GAMES_SCHEMA, ResultsDir
+
+Experiment = ExperimentRecord | Mapping[str, Any]
+"""An experiment record, or its fields as a mapping (read into a record where used)."""
 
 GAME_COLUMNS = tuple(GAMES_SCHEMA.names)
 """Every column of a games table, in the runner's order."""
@@ -59,9 +63,8 @@ def load_games(results_dir: Path | str) -> pd.DataFrame:
     identity, labels = None, None
     if results.manifest_path.is_file():
         record = load_experiment(results_dir)
-        identity = record.get("identity")
-        if isinstance(record.get("players"), list):
-            labels = {str(p.get("label")) for p in record["players"] if isinstance(p, dict)}
+        identity = record.identity
+        labels = set(record.labels()) if record.players else None
     try:
         return results.load_games(identity, labels)
     except InvalidGameError as error:
@@ -75,15 +78,15 @@ def missing_games(results_dir: Path | str) -> int | None:
     """
     results = ResultsDir(results_dir)
     try:
-        planned = results.read_manifest().get("games")
+        planned = results.read_manifest().games
     except InvalidGameError:
         return None
-    if not isinstance(planned, int):
+    if planned is None:
         return None
     return planned - results.count_games()
 
 
-def load_experiment(results_dir: Path | str) -> dict[str, Any]:
+def load_experiment(results_dir: Path | str) -> ExperimentRecord:
     """Read ``results_dir/experiment.json``.
 
     Raises:
@@ -112,9 +115,9 @@ def blocks(games: pd.DataFrame) -> list[tuple[tuple[int, int, str], pd.DataFrame
     return split
 
 
-def label_order(games: pd.DataFrame, experiment: dict[str, Any] | None = None) -> list[str]:
+def label_order(games: pd.DataFrame, experiment: Experiment | None = None) -> list[str]:
     """Labels in config order (from ``experiment``'s players), then any others as first seen."""
-    configured = [str(p["label"]) for p in (experiment or {}).get("players") or []]
+    configured = as_record(experiment).labels()
     present = list(dict.fromkeys(games["label"].astype(str)))
     return [label for label in configured if label in present] + [
         label for label in present if label not in configured

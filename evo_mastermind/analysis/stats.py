@@ -32,6 +32,7 @@ from scipy.stats import mannwhitneyu
 from evo_mastermind.analysis.results import (
     BLOCK_COLUMNS,
     AnalysisError,
+    Experiment,
     blocks,
     label_order,
     require_columns,
@@ -118,7 +119,7 @@ def pairwise_tests(
     on: TestOn = "games",
     holm: bool = False,
     alpha: float = 0.05,
-    experiment: dict[str, Any] | None = None,
+    experiment: Experiment | None = None,
     sections: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """Every pair of labels within each block, tested; columns :data:`TEST_COLUMNS`.

@@ -19,7 +19,13 @@ from typing import Any, cast
 
 import pandas as pd
 
-from evo_mastermind.analysis.results import BLOCK_COLUMNS, blocks, label_order, require_columns
+from evo_mastermind.analysis.results import (
+    BLOCK_COLUMNS,
+    Experiment,
+    blocks,
+    label_order,
+    require_columns,
+)
 
 SUMMARY_COLUMNS = ("player", "runs", "min", "mean", "median", "max", "sd", "max_guesses")
 """The paper's columns, first in every summary table (``player`` holds the entry's label)."""
@@ -101,7 +107,7 @@ def _sum_or_nan(values: pd.Series | None) -> float:
 
 def summary_table(
     games: pd.DataFrame,
-    experiment: dict[str, Any] | None = None,
+    experiment: Experiment | None = None,
     sections: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """The paper's table: one row per label and block, ranked by mean within each block.
@@ -167,7 +173,7 @@ def summary_table(
     return table[[*SUMMARY_COLUMNS, *EXTRA_COLUMNS]]
 
 
-def grouped_summary(games: pd.DataFrame, experiment: dict[str, Any] | None = None) -> pd.DataFrame:
+def grouped_summary(games: pd.DataFrame, experiment: Experiment | None = None) -> pd.DataFrame:
     """Per label × pegs × colors × secrets figures, for scaling studies and tournaments.
 
     Columns :data:`GROUPED_COLUMNS`: games, failed games, mean guesses, win rate, mean

@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from evo_mastermind.analysis.results import size_text
+from evo_mastermind.analysis.results import Experiment, size_text
+from evo_mastermind.runner.record import as_record
 
 GROUP_COLUMNS = ["label", "pegs", "colors", "secrets"]
 WIN_POINTS = 5.0
@@ -120,20 +121,21 @@ def _cell(value: object) -> str:
 
 
 def tournament_report(
-    games: pd.DataFrame, experiment: dict[str, object]
+    games: pd.DataFrame, experiment: Experiment
 ) -> tuple[str, pd.DataFrame, pd.DataFrame]:
     """The Markdown of a tournament, its per-size table and its score tests.
 
     Per SCSA, every player's record pooled over the game sizes; then the Welch tests of
     per-round scores; then, when several sizes were played, where each player lost rounds.
     """
+    experiment = as_record(experiment)
     by_size = tournament_table(games)
     tests = pairwise_score_tests(games)
     pooled = tournament_table(games, by=["label", "secrets"])
     lines = [
-        f"# Tournament {experiment.get('name', '')}: {size_text(games)}",
+        f"# Tournament {experiment.name}: {size_text(games)}",
         "",
-        f"Guess limit {experiment.get('guess_limit')}, time limit {experiment.get('time_limit')} s "
+        f"Guess limit {experiment.guess_limit}, time limit {experiment.time_limit} s "
         "of the player's own time per round. A round is a win (solved), a loss (a limit "
         "reached) or a failure (an invalid guess). Scores: `sqrt` adds 5/√guesses per win and "
         "−2 per failure (brENIAC, Dekel et al.); `scaled` multiplies both by pegs × colours "
@@ -142,8 +144,7 @@ def tournament_report(
     ]
     pooled = pooled.assign(mean_ms=pooled["mean_seconds"] * 1e3, max_ms=pooled["max_seconds"] * 1e3)
     columns = ["label", *pooled.columns[2:8], "mean_ms", "max_ms", "score_sqrt", "score_scaled"]
-    listed = experiment.get("secrets")
-    order = [str(s) for s in listed] if isinstance(listed, list) else []
+    order = experiment.secrets
     present = list(dict.fromkeys(pooled["secrets"]))
     for source in [s for s in order if s in present] + [s for s in present if s not in order]:
         part = pooled[pooled["secrets"] == source]

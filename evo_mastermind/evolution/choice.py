@@ -3,8 +3,9 @@
 The archive is a sample of the codes still consistent with the history (all of them when
 the search stopped without filling it). Two families of scores rank the possible guesses:
 
-* the one-ply partition heuristics of Runarsson & Merelo 2009 (``entropy``, ``most_parts``,
-  ``expected_size``, ``worst_case``), computed over the archive;
+* the one-ply partition heuristics, computed over the archive: every heuristic of the table
+  :mod:`evo_mastermind.heuristics` (Runarsson & Merelo 2009's ``entropy``, ``most_parts``,
+  ``expected_size``, ``worst_case``, and any registered with ``@register_heuristic``);
 * ``lookahead``: the expected number of guesses still needed, looking two moves ahead. One
   ply estimates a part of ``m`` candidates to need ``T(m)/m`` more guesses (exactly 1 and
   1.5 for one and two candidates, ``a + b ln m`` beyond); a guess that is itself a candidate
@@ -20,16 +21,38 @@ and then to the game's generator.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from evo_mastermind.codes import Code, Codes
-from evo_mastermind.partitions import PARTITION_SCORES, Scores, best_indices, partition_counts
+from evo_mastermind.heuristics import HeuristicError, known_heuristic
+from evo_mastermind.partitions import Scores, best_indices, partition_counts
 from evo_mastermind.scoring import Packed, response_matrix
 
-Heuristic = Literal["entropy", "most_parts", "expected_size", "worst_case", "lookahead"]
+LOOKAHEAD = "lookahead"
+"""The one choice that is not a partition heuristic: two plies, not a function of counts."""
+
+HeuristicName = str
+"""A registered partition heuristic's name, or :data:`LOOKAHEAD`."""
+
+Heuristic = HeuristicName
+"""The former name of :data:`HeuristicName` (a closed list of five names until heuristics
+could be registered); kept so that imports of it keep working."""
+
+
+def check_heuristic(name: HeuristicName) -> HeuristicName:
+    """``name`` if :func:`choose_guess` can use it: :data:`LOOKAHEAD` or a registered heuristic.
+
+    Raises:
+        HeuristicError: neither, in one line listing the known heuristics.
+    """
+    if name != LOOKAHEAD:
+        try:
+            known_heuristic(name)
+        except HeuristicError as error:
+            raise HeuristicError(f"{error}; or {LOOKAHEAD!r}") from None
+    return name
 
 
 @dataclass(frozen=True)
@@ -109,7 +132,7 @@ def lookahead_scores(
 def choose_guess(
     archive: Codes,
     pool: Codes | None,
-    heuristic: Heuristic,
+    heuristic: HeuristicName,
     colors: int,
     rng: np.random.Generator,
     width: int = 20,
@@ -121,7 +144,7 @@ def choose_guess(
         archive: distinct consistent codes (at least one).
         pool: other codes that may be played (all-codes play), or ``None`` to play only
             archive members (consistent play). Archive members win ties.
-        heuristic: a partition score or ``lookahead``.
+        heuristic: a registered partition heuristic's name, or ``lookahead``.
         colors: number of colours.
         rng: breaks the remaining ties at random.
         width: with ``lookahead``, how many guesses get the second ply.
@@ -129,17 +152,22 @@ def choose_guess(
 
     Returns:
         The guess, and whether it is an archive member (consistent).
+
+    Raises:
+        HeuristicError: an unknown heuristic, or one whose scores are not one number a guess.
     """
+    check_heuristic(heuristic)
     n_archive, pegs = archive.shape
     if n_archive <= 2:
         # One or two candidates: playing a member splits them perfectly (and may win).
         return archive[rng.integers(n_archive)], True
     guesses = archive if pool is None or pool.shape[0] == 0 else np.concatenate([archive, pool])
     responses = response_matrix(guesses, archive, colors)
-    if heuristic == "lookahead":
+    if heuristic == LOOKAHEAD:
         scores = lookahead_scores(responses, pegs, width, pool is None, curve or RemainingGuesses())
     else:
-        scores = PARTITION_SCORES[heuristic](partition_counts(responses, (pegs + 1) ** 2))
+        counts = partition_counts(responses, (pegs + 1) ** 2)
+        scores = known_heuristic(heuristic).scores(counts)
     tied = best_indices(scores)
     consistent = tied[tied < n_archive]
     if consistent.size:

@@ -36,15 +36,21 @@ from types import MappingProxyType
 from typing import Literal
 
 import numpy as np
-from pydantic import Field, PositiveInt
+from pydantic import Field, PositiveInt, field_validator
 
 from evo_mastermind.codes import Code, Codes, CodeSpace
 from evo_mastermind.evolution.archive import Archive, outside
-from evo_mastermind.evolution.choice import Heuristic, RemainingGuesses, choose_guess
+from evo_mastermind.evolution.choice import (
+    HeuristicName,
+    RemainingGuesses,
+    check_heuristic,
+    choose_guess,
+)
 from evo_mastermind.evolution.neighbourhood import distinct_rows, scan_around
 from evo_mastermind.evolution.search import PopulationSearch, SearchSettings
 from evo_mastermind.evolution.vectorised import VectorisedSearch
-from evo_mastermind.players.base import Preset, register_player
+from evo_mastermind.heuristics import HeuristicError
+from evo_mastermind.players.base import PlayerParams, Preset, option_error, register_player
 from evo_mastermind.players.evolutionary import GAParams, _BestSoFar, _SearchPlayer
 from evo_mastermind.scoring import Response
 
@@ -59,11 +65,11 @@ class ArchiveParams(GAParams):
     """Parents kept each generation."""
     mu: PositiveInt = 30
     """The archive's capacity μ (Runarsson & Merelo 2009, section 5: 20-30 suffices on (4,6))."""
-    heuristic: Heuristic = "entropy"
-    """Score computed over the archive: the partition scores ``entropy``, ``most_parts``,
-    ``expected_size``, ``worst_case``, or ``lookahead`` (expected guesses, two moves ahead;
-    see :mod:`evo_mastermind.evolution.choice`)."""
-    heuristic_when_full: Heuristic | None = None
+    heuristic: HeuristicName = "entropy"
+    """Score computed over the archive: a registered partition heuristic (``entropy``,
+    ``most_parts``, ``expected_size``, ``worst_case``, or one of your own), or ``lookahead``
+    (expected guesses, two moves ahead; see :mod:`evo_mastermind.evolution.choice`)."""
+    heuristic_when_full: HeuristicName | None = None
     """The score used instead when the archive is full, i.e. only a sample of the consistent
     codes (unset: ``heuristic``). Partition scores do not depend on the sample's scale;
     ``lookahead`` needs the true part sizes."""
@@ -116,6 +122,14 @@ class ArchiveParams(GAParams):
     reaches it with an empty archive first counts the consistent codes exactly (games up to
     (12,12)) and stops the game as inconsistent if there are none."""
 
+    @field_validator("heuristic", "heuristic_when_full")
+    @classmethod
+    def _known(cls, name: str | None) -> str | None:
+        try:
+            return None if name is None else check_heuristic(name)
+        except HeuristicError as error:
+            raise option_error(error) from None
+
 
 _LARGE = {"heuristic": "lookahead", "heuristic_when_full": "entropy", "mu": 1000}
 
@@ -163,6 +177,12 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
         self.archive = Archive(space.pegs, self.params.mu)
         self.curve = RemainingGuesses(self.params.remaining_a, self.params.remaining_b)
         self._seen: list[Codes] = []
+
+    @classmethod
+    def items_held(cls, params: PlayerParams) -> int:
+        """The population, the archive (μ) or the pool of all-codes play, whichever is largest."""
+        assert isinstance(params, ArchiveParams)
+        return max(super().items_held(params), params.mu, params.pool_limit, params.lookahead_width)
 
     def make_search(self, settings: SearchSettings) -> PopulationSearch:
         """The numpy search unless ``search: deap`` asks for the DEAP reference."""

@@ -30,7 +30,10 @@ from pydantic_core import PydanticCustomError
 from typing_extensions import TypeVar
 
 from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
+from evo_mastermind.entry_points import load, unloaded
 from evo_mastermind.game import PlayerStats
+from evo_mastermind.heuristics import HeuristicError
+from evo_mastermind.players.cost import Cost
 from evo_mastermind.scoring import Response
 from evo_mastermind.tracebacks import describe_exception, full_traceback, raised_at
 
@@ -57,6 +60,11 @@ class PlayerParams(BaseModel):
                     why = f"option {key!r} was removed: {cls.removed_options[key]}"
                     raise PydanticCustomError("removed_option", why)
         return data
+
+
+def option_error(error: Exception) -> PydanticCustomError:
+    """An option validator's error saying ``error``'s one line as it is (no "Value error")."""
+    return PydanticCustomError("invalid_option", "{reason}", {"reason": str(error)})
 
 
 @dataclass(frozen=True)
@@ -105,6 +113,15 @@ class Player(ABC, Generic[ParamsT]):
 
         Cheap (no tables are built): configs call it before any game is played.
         """
+
+    @classmethod
+    def estimate(cls, params: PlayerParams, space: CodeSpace) -> Cost:
+        """What one game with these options costs, roughly (for the plan limits and ``play``).
+
+        Cheap (nothing is built). The default estimates nothing; players whose games may be
+        long or large say so from their own options.
+        """
+        return Cost()
 
     @abstractmethod
     def start(self, rng: np.random.Generator) -> None:
@@ -187,6 +204,7 @@ BUILTIN_PLAYERS: Mapping[str, str] = MappingProxyType(
         "random": "evo_mastermind.players.one_ply",
         "local_entropy": "evo_mastermind.players.one_ply",
         "optimal": "evo_mastermind.players.optimal",
+        "one_ply": "evo_mastermind.players.one_ply",
         "rao": "evo_mastermind.players.rao",
         "sampler": "evo_mastermind.players.sampler",
         "tree": "evo_mastermind.players.tree",
@@ -309,10 +327,14 @@ def _suggest(word: str, choices: Iterable[str]) -> str:
 
 
 def import_plugins(modules: Iterable[str]) -> None:
-    """Import plugin modules (their :func:`register_player` calls fill the registry), once each.
+    """Import plugin modules, once each: their registrations fill the registries.
+
+    A plugin registers players (:func:`register_player`) and heuristics
+    (:func:`~evo_mastermind.heuristics.register_heuristic`).
 
     Raises:
-        PluginError: a module that does not import, or that registers a bad player.
+        PluginError: a module that does not import, or that registers a bad player or
+            heuristic.
     """
     for module in modules:
         if module in _imported_plugins:
@@ -320,7 +342,7 @@ def import_plugins(modules: Iterable[str]) -> None:
         with _lock:
             try:
                 importlib.import_module(module)
-            except PluginError as error:
+            except (PluginError, HeuristicError) as error:
                 raise PluginError(f"plugin {module!r}: {error}") from None
             except ModuleNotFoundError as error:
                 raise PluginError(
@@ -342,20 +364,9 @@ def load_entry_points() -> None:
     Raises:
         PluginError: an entry point that does not load, or names neither.
     """
-    import importlib.metadata  # about 25 ms: only a name not registered yet needs it
-
-    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        key = (point.name, point.value)
-        if key in _loaded_entry_points:
-            continue
-        where = f"entry point {point.name!r} = {point.value!r} (group {ENTRY_POINT_GROUP})"
+    for point, where in unloaded(ENTRY_POINT_GROUP, _loaded_entry_points):
         with _lock:
-            try:
-                loaded = point.load()
-            except PluginError as error:
-                raise PluginError(f"{where}: {error}") from None
-            except (Exception, SystemExit) as error:  # an installed package's failure
-                raise PluginError.of(error, f"{where} does not load") from None
+            loaded = load(point, where, PluginError)
             if isinstance(loaded, type) and issubclass(loaded, Player):
                 if not any(cls is loaded for cls in _registered.values()):
                     try:
@@ -366,7 +377,7 @@ def load_entry_points() -> None:
                 raise PluginError(
                     f"{where} is not a subclass of evo_mastermind.players.Player nor a module"
                 )
-            _loaded_entry_points.add(key)
+            _loaded_entry_points.add((point.name, point.value))
 
 
 def known_player(name: str) -> type[Player]:

@@ -45,6 +45,7 @@ from evo_mastermind.evolution.individuals import FitnessKind
 from evo_mastermind.evolution.search import ConsistencySearch, PopulationSearch, SearchSettings
 from evo_mastermind.game import InconsistentResponsesError, PlayerStats
 from evo_mastermind.players.base import Player, PlayerParams, Preset, register_player
+from evo_mastermind.players.cost import Cost, items_memory
 from evo_mastermind.sampling import Constraints, can_split, count_consistent
 from evo_mastermind.scoring import Response
 
@@ -113,6 +114,17 @@ class EvolutionaryPlayer(Player[EvolutionaryT], Generic[EvolutionaryT]):
         self.random = random.Random(0)
         """The generator of the DEAP operators, reseeded at every game."""
         self._move_start_evaluations = 0
+
+    @classmethod
+    def estimate(cls, params: PlayerParams, space: CodeSpace) -> Cost:
+        """Memory of the population at its largest (its parents and offspring)."""
+        return Cost(memory=items_memory(cls.items_held(params), space.pegs))
+
+    @classmethod
+    def items_held(cls, params: PlayerParams) -> int:
+        """The most codes these options keep at once (population, offspring)."""
+        sizes = (getattr(params, "population_size", 0), getattr(params, "offspring_size", 0))
+        return max(size or 0 for size in sizes)
 
     def needs_local_entropy(self) -> bool:
         """Whether evaluations must compute the local entropy ``s``."""

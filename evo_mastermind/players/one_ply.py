@@ -17,21 +17,24 @@ from typing import ClassVar, Literal
 
 import numpy as np
 import numpy.typing as npt
-from pydantic import PositiveInt
+from pydantic import PositiveInt, field_validator
 
+from evo_mastermind import engine
 from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
+from evo_mastermind.engine import CLASSES_FROM
 from evo_mastermind.game import InconsistentResponsesError
-from evo_mastermind.partitions import (
-    PARTITION_SCORES,
-    Scores,
-    best_guesses,
-    best_indices,
-    local_entropy,
-    partition_counts,
+from evo_mastermind.heuristics import HeuristicError, known_heuristic
+from evo_mastermind.partitions import Scores, best_indices, local_entropy
+from evo_mastermind.players.base import (
+    Player,
+    PlayerParams,
+    Preset,
+    option_error,
+    register_player,
 )
-from evo_mastermind.players.base import Player, PlayerParams, Preset, register_player
+from evo_mastermind.players.cost import Cost, scoring_seconds
 from evo_mastermind.scoring import Response, indexed_scorer
-from evo_mastermind.symmetry import CodeClasses, colour_classes, multiplicity_classes
+from evo_mastermind.symmetry import CodeClasses, multiplicity_classes
 
 Indices = npt.NDArray[np.int64]
 Ties = Literal["random", "lexicographic"]
@@ -53,8 +56,7 @@ PAPER_PRESETS = MappingProxyType(
 NODE_LIMIT = 2_000_000
 """Cached positions kept before the cache is cleared, bounding memory on long runs."""
 
-CLASSES_FROM = 2000
-"""Consistent sets from this size are scored once per symmetry class (smaller: directly)."""
+__all__ = ["CLASSES_FROM"]  # re-exported: it moved to the engine, its users import it here
 
 
 class OnePlyOptions(PlayerParams):
@@ -150,6 +152,21 @@ class OnePlyPlayer(Player[OnePlyOptions]):
             except InvalidGameError as error:
                 raise InvalidGameError(f"player {cls.name!r}: first_guess: {error}") from None
 
+    @classmethod
+    def estimate(cls, params: PlayerParams, space: CodeSpace) -> Cost:
+        """Seconds of one game: its second guess dominates it.
+
+        That guess scores the consistent set left by the first (about a fifth of the
+        space, or μ codes) against the pool (the same set, or every code): the cost grows
+        with the square of the space.
+        """
+        consistent = space.size / 5
+        mu = getattr(params, "mu", None)
+        if isinstance(mu, int):
+            consistent = min(consistent, mu)
+        pool = space.size if getattr(params, "pool", "consistent") == "all" else space.size / 5
+        return Cost(seconds=scoring_seconds(consistent, pool))
+
     @property
     def deterministic(self) -> bool:
         """Whether every game ignores the generator (lexicographic ties, no sampling)."""
@@ -223,21 +240,15 @@ class OnePlyPlayer(Player[OnePlyOptions]):
 
     def _classes(self, position: Position) -> CodeClasses | None:
         """Classes of codes this position cannot tell apart (unplayed and zero colours)."""
-        played = frozenset(self.scorer.codes[list(position.played)].ravel().tolist())
-        present = self.scorer.counts[position.consistent].any(axis=0)
-        zero = frozenset(np.flatnonzero(~present).tolist())
-        return colour_classes(self.space, played, zero)
+        return engine.position_classes(self.scorer, position.played, position.consistent)
 
     def _score_consistent(self, position: Position, classes: CodeClasses | None) -> Scores:
         """Scores of the consistent codes, once per class (a class is consistent as a whole)."""
-        consistent = position.consistent
-        if classes is None:
-            return self.score(consistent, consistent, position)
-        # Consistent codes are sorted, so each class's first member is its representative.
-        _, first, of_class = np.unique(
-            classes.of_code[consistent], return_index=True, return_inverse=True
+        return engine.once_per_class(
+            position.consistent,
+            classes,
+            lambda guesses: self.score(guesses, position.consistent, position),
         )
-        return self.score(consistent[first], consistent, position)[of_class.ravel()]
 
     def _best_on_sample(self, position: Position) -> Indices:
         """Best guesses when only a random subset of μ consistent codes is scored."""
@@ -291,60 +302,55 @@ class PartitionPlayer(OnePlyPlayer):
     def _best(self, position: Position) -> Indices:
         """Every best guess (the first only with lexicographic ties).
 
-        Spaces with a response table are scored by the numpy definition
-        (:func:`evo_mastermind.partitions.best_guesses`): a small game never waits for the
-        compiler. Larger ones by the compiled kernel
-        (:func:`evo_mastermind.kernels.choose`), which finds the same guesses with the
-        shortcuts of Magruder's solver: consistent perfect splitters are the whole answer when
-        there are any, and with lexicographic ties the scan of the pool stops at its first
-        perfect splitter (Ville 2013).
+        Asked of the engine (:func:`evo_mastermind.engine.best_guesses_at`), which decides
+        how: small spaces by the numpy definition, larger ones by the compiled kernel with
+        the shortcuts of Magruder's solver (consistent perfect splitters are the whole
+        answer when there are any, and with lexicographic ties the scan of the pool stops at
+        its first perfect splitter; Ville 2013).
         """
         if position is self._root:
             return super()._best(position)
-        consistent = position.consistent
         pool_all = self.settings.pool == "all"
         first_only = self.settings.ties == "lexicographic"
-        if self.scorer.has_table:
-            return best_guesses(self.scorer, consistent, pool_all, self.heuristic, first_only)
-        from evo_mastermind.kernels import choose  # compiled: loaded on first use
-
-        classes = None
-        if consistent.size > self.always_consistent_below and (
-            pool_all or consistent.size >= CLASSES_FROM
-        ):
-            classes = self._classes(position)
-        if classes is None:
-            every = self._root.consistent  # every code, each its own class
-            groups, class_columns = (every, every), self.scorer.columns
-        else:
-            groups, class_columns = (classes.representatives, classes.of_code), None
-        return choose(
-            self.scorer.codes,
-            self.scorer.counts,
-            consistent,
-            groups,
-            pool_all,
-            self.heuristic,
-            first_only,
-            class_columns,
+        return engine.best_guesses_at(
+            self.scorer, position.consistent, position.played, pool_all, self.heuristic, first_only
         )
 
     def score(self, guesses: Indices | None, candidates: Indices, position: Position) -> Scores:
-        """Partition score of each guess: entropy, parts, expected or worst-case size."""
+        """The heuristic's partition score of each guess."""
         pool = self._root.consistent if guesses is None else guesses
-        if self.scorer.has_table:  # as in _best: small games need no compiler
-            counts = partition_counts(self.scorer.matrix(pool, candidates), self.space.n_responses)
-            return PARTITION_SCORES[self.heuristic](counts)
-        from evo_mastermind.kernels import pool_scores  # compiled: loaded on first use
+        return engine.pool_scores(self.scorer, pool, candidates, self.heuristic)
 
-        return pool_scores(
-            self.scorer.codes,
-            self.scorer.counts,
-            pool,
-            candidates,
-            self.space.n_responses,
-            self.heuristic,
-        )[0]
+
+class HeuristicParams(OnePlyParams):
+    """Options of the ``one_ply`` player: any registered heuristic, and the one-ply options."""
+
+    heuristic: str = "entropy"
+    """A registered partition heuristic: the built-ins ``entropy``, ``most_parts``,
+    ``expected_size``, ``worst_case``, or one of your own (``@register_heuristic``);
+    ``evo-mastermind players`` lists them."""
+
+    @field_validator("heuristic")
+    @classmethod
+    def _registered(cls, name: str) -> str:
+        try:
+            known_heuristic(name)
+        except HeuristicError as error:
+            raise option_error(error) from None
+        return name
+
+
+@register_player("one_ply")
+class HeuristicPlayer(PartitionPlayer):
+    """Plays the best guess of any registered partition heuristic (option ``heuristic``)."""
+
+    Params = HeuristicParams
+    presets = PAPER_PRESETS
+
+    def __init__(self, space: CodeSpace, params: OnePlyOptions | None = None) -> None:
+        super().__init__(space, params)
+        assert isinstance(self.params, HeuristicParams)
+        self.heuristic = self.params.heuristic
 
 
 @register_player("entropy")

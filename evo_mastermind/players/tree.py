@@ -21,10 +21,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from evo_mastermind import engine
 from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
 from evo_mastermind.game import InconsistentResponsesError
 from evo_mastermind.players.base import Player, PlayerParams, register_player
-from evo_mastermind.players.one_ply import CLASSES_FROM, PartitionPlayer
+from evo_mastermind.players.one_ply import PartitionPlayer
 from evo_mastermind.scoring import Response, indexed_scorer, score
 
 TREE_FORMAT = "evo_mastermind.tree/1"
@@ -138,8 +139,9 @@ def build_tree(
 ) -> DecisionTree:
     """Play every secret of the player's space at once, branching at each guess.
 
-    Partition players with lexicographic ties are grown by the compiled kernel (with a
-    progress bar on stderr if ``progress``); any other deterministic player is asked.
+    Partition players with lexicographic ties are grown by the compiled kernel when their
+    heuristic has a compiled form (with a progress bar on stderr if ``progress``); any other
+    deterministic player is asked.
 
     Raises:
         InvalidGameError: the player is not deterministic, or the space cannot be listed.
@@ -152,7 +154,11 @@ def build_tree(
     player.start(np.random.default_rng(0))
     counted = None
     with _collection_paused():
-        if isinstance(player, PartitionPlayer) and player.settings.ties == "lexicographic":
+        if (
+            isinstance(player, PartitionPlayer)
+            and player.settings.ties == "lexicographic"
+            and engine.can_grow_trees(player.heuristic)
+        ):
             root, counted = _grown(player, progress)
         elif callable(getattr(player, "grown_tree", None)):  # a player that has its tree
             root, counted = player.grown_tree(progress)  # type: ignore[attr-defined]
@@ -191,13 +197,11 @@ def _grown(player: PartitionPlayer, progress: bool) -> tuple[TreeNode, npt.NDArr
     """A partition player's tree grown by the compiled kernel (the guesses asking would give).
 
     Only the first guess is asked of the player (it may derive it from the empty board);
-    the rest is grown by :func:`evo_mastermind.kernels.grow_tree`, which chooses as the
+    the rest is grown by :func:`evo_mastermind.engine.grow_tree`, which chooses as the
     player does: in one call on small spaces, else one subtree under each response to the
     first guess, several at once on as many threads as Numba may use. Returns the root and
     the guesses each secret needs.
     """
-    from evo_mastermind.kernels import grow_tree, responses  # compiled: loaded on first use
-
     space = player.space
     scorer = indexed_scorer(space)
     first = space.index(player.ask())
@@ -206,24 +210,15 @@ def _grown(player: PartitionPlayer, progress: bool) -> tuple[TreeNode, npt.NDArr
     def grow(
         part: npt.NDArray[np.int64], played: int, depth: int, guess: int
     ) -> tuple[npt.NDArray[np.int64], ...]:
-        return grow_tree(
-            scorer.codes,
-            scorer.counts,
-            space.place_values,
-            part,
-            played,
-            depth,
-            guess,
-            player.settings.pool == "all",
-            player.heuristic,
-            CLASSES_FROM,
-            MAX_DEPTH,
+        pool_all = player.settings.pool == "all"
+        return engine.grow_tree(
+            scorer, part, played, depth, guess, pool_all, player.heuristic, MAX_DEPTH
         )
 
     if space.size < THREADS_FROM:  # small spaces: one call, no thread to start
         guesses, parents, links, won, won_at = grow(secrets, 0, 1, first)
     else:
-        answers = responses(scorer.codes, scorer.counts, first, secrets)
+        answers = scorer.responses(first, secrets)
         played = int(np.bitwise_or.reduce(1 << scorer.codes[first].astype(np.int64)))
         parts = {int(r): secrets[answers == r] for r in np.unique(answers)}
         win = Response(space.pegs, 0).pack(space.pegs)
@@ -252,7 +247,7 @@ def _joined(
 ) -> tuple[npt.NDArray[np.int64], ...]:
     """The arrays of a tree from its first guess and the subtree under each response.
 
-    As :func:`~evo_mastermind.kernels.grow_tree` returns them: the first guess is node 0,
+    As :func:`~evo_mastermind.engine.grow_tree` returns them: the first guess is node 0,
     each subtree's nodes follow in increasing response. No guesses when a subtree has none
     (a game longer than allowed).
     """

@@ -11,8 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from evo_mastermind.players import known_player
-from evo_mastermind.players.cost import EXHAUSTIVE_PLAYERS, exhaustive_seconds
+from evo_mastermind.players import known_player, validate_params
 from evo_mastermind.runner.config import ConfigError, ExpandedEntry, ExperimentConfig, PlanLimits
 from evo_mastermind.runner.sources import GameSize, SecretSource
 from evo_mastermind.seeding import stream_rng
@@ -119,19 +118,18 @@ def _plugins_for(config: ExperimentConfig, player: str) -> tuple[str, ...]:
 KEY_BYTES = 400
 """Memory a planned game takes (its key and secret strings) before it is played."""
 
-_POPULATION_OPTIONS = ("population_size", "offspring_size", "mu", "pool_limit", "lookahead_width")
-
 
 @dataclass(frozen=True)
 class PlanEstimate:
-    """What a config will cost: entries, games, memory and, for exhaustive players, time.
+    """What a config will cost: entries, games, memory and, for players that estimate it, time.
 
     Attributes:
         entries: player entries after sweeps.
         games: every game of the plan.
         memory: bytes the plan and one worker's players need at their largest.
-        seconds: rough CPU seconds of the exhaustive players' games (others: not estimated).
-        slowest: the costliest exhaustive (player, size) as words, with its seconds a game.
+        seconds: rough CPU seconds of the games of players that estimate theirs (the
+            exhaustive ones; others: not estimated).
+        slowest: the costliest estimated (player, size) as words, with its seconds a game.
     """
 
     entries: int
@@ -150,13 +148,15 @@ def estimate_plan(config: ExperimentConfig) -> PlanEstimate:
     player_memory = 0
     seconds, slowest, slowest_seconds = 0.0, "", 0.0
     for entry in entries:
-        items = max((int(entry.params.get(name) or 0) for name in _POPULATION_OPTIONS), default=0)
+        player = known_player(entry.player)
+        params = validate_params(entry.player, entry.params)
         for size, source in blocks:
             space = size.space()
-            player_memory = max(player_memory, items * (space.pegs * 8 + 64) * 4)
-            if entry.player not in EXHAUSTIVE_PLAYERS:
+            cost = player.estimate(params, space)  # each player knows its own options
+            player_memory = max(player_memory, cost.memory)
+            if cost.seconds is None:
                 continue
-            per_game = exhaustive_seconds(entry.player, entry.params, space.size)
+            per_game = cost.seconds
             seconds += per_game * config.runs * source.count(space)
             if per_game > slowest_seconds:
                 slowest_seconds = per_game
@@ -196,7 +196,7 @@ def check_plan(estimate: PlanEstimate, limits: PlanLimits, workers: int = 1) -> 
         raise ConfigError(
             f"the plan needs about {memory / 2**30:,.1f} GiB (populations, archives and "
             f"game keys), more than the {memory_limit / 2**30:,.1f} GiB allowed; shrink "
-            "population_size/mu or the number of games, or pass --allow-large"
+            "the players' populations or archives, or the number of games, or pass --allow-large"
         )
     if estimate.seconds / max(workers, 1) > 600 or estimate.seconds / max(estimate.games, 1) > 10:
         hours = estimate.seconds / max(workers, 1) / 3600

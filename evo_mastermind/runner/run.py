@@ -24,6 +24,7 @@ from evo_mastermind.runner.config import ExperimentConfig
 from evo_mastermind.runner.crash import PlayerCrash, PlayerCrashError
 from evo_mastermind.runner.executors import Executor
 from evo_mastermind.runner.plan import GameKey, Group, make_batch, plan_groups
+from evo_mastermind.runner.record import ExperimentRecord
 from evo_mastermind.runner.storage import NewerRecordError, ResultsDir, ResultsError
 from evo_mastermind.runner.worker import play_batch
 
@@ -46,32 +47,9 @@ class RunOutcome:
     seconds: float
 
 
-def manifest_of(config: ExperimentConfig, games: int) -> dict[str, Any]:
+def manifest_of(config: ExperimentConfig, games: int) -> ExperimentRecord:
     """The experiment record written beside the games (``games``: how many are planned)."""
-    single = config.game[0] if len(config.game) == 1 else None
-    return {
-        "name": config.name,
-        "description": config.description,
-        "fingerprint": config.fingerprint(),
-        "identity": config.identity(),
-        "games": games,
-        "pegs": single.pegs if single else None,
-        "colors": single.colors if single else None,
-        "sizes": [[size.pegs, size.colors] for size in config.game],
-        "secrets": [source.describe() for source in config.secrets],
-        "skipped": config.skipped(),
-        "runs": config.runs,
-        "seed": config.seed,
-        "guess_limit": config.guess_limit,
-        "time_limit": config.time_limit,
-        "players": [entry.model_dump() for entry in config.entries()],
-        "compare_with": config.compare_with,
-        "compare_as": config.compare_as,
-        "report": config.report,
-        "alpha": config.statistics.alpha,
-        "test_on": config.statistics.test_on,
-        "holm": config.statistics.holm,
-    }
+    return ExperimentRecord.of(config, games)
 
 
 def _to_stderr(line: str) -> None:
@@ -150,20 +128,20 @@ def prepare(
 
 def _check_extension(
     results: ResultsDir,
-    record: dict[str, Any],
+    record: ExperimentRecord,
     config: ExperimentConfig,
     notify: Callable[[str], None],
 ) -> None:
     """Allow a resumed config that only adds runs or players; refuse any other change."""
-    if record.get("fingerprint") == config.fingerprint():
+    if record.fingerprint == config.fingerprint():
         return
     changed = RunnerError(
         f"{results.path} holds results of a different configuration (games, secrets, seed or "
         "limits changed); use --force to replace them, or another --out"
     )
-    if record.get("identity") != config.identity():
+    if record.identity != config.identity():
         raise changed
-    stored = {str(p.get("label")): p for p in record.get("players") or []}
+    stored = {entry.label: entry.model_dump() for entry in record.players}
     entries = {entry.label: entry.model_dump() for entry in config.entries()}
     for label, entry in stored.items():
         if label not in entries:
@@ -176,7 +154,7 @@ def _check_extension(
                 f"player {label!r} changed its player or options since its games were stored; "
                 "give the new options a new label, or use --force"
             )
-    runs = int(record.get("runs") or 0)
+    runs = record.runs
     if config.runs < runs:
         raise RunnerError(
             f"{results.path} holds {runs} runs but the config asks for {config.runs}; "

@@ -24,7 +24,7 @@ import fcntl
 import json
 import os
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -32,10 +32,13 @@ from typing import Any, Literal
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.runner.plan import KEY_COLUMNS, GameKey
+from evo_mastermind.runner.record import RECORD_VERSION, ExperimentRecord, as_record
+
+__all__ = ["RECORD_VERSION", "ExperimentRecord"]  # where they lived: importable here still
 
 GAMES_SCHEMA = pa.schema(
     [
@@ -77,9 +80,6 @@ CONFIG_NAME = "config.yaml"
 GAMES_NAME = "games"
 SET_ASIDE_NAME = "set-aside"
 CRASH_LOG_NAME = "player-error.log"
-RECORD_VERSION = 1
-"""The version of ``experiment.json`` written now; records without one are version 0."""
-
 SHARD_FINGERPRINT_KEY = b"evo_mastermind.fingerprint"
 """Parquet schema metadata naming the experiment a shard belongs to."""
 
@@ -105,17 +105,6 @@ class ResultsError(InvalidGameError):
 
 class NewerRecordError(ResultsError):
     """``experiment.json`` written by a newer version: never read as, nor replaced by, ours."""
-
-
-class ExperimentRecord(BaseModel):
-    """``experiment.json``: what was run. Unknown keys are kept; version 0 had no field."""
-
-    model_config = ConfigDict(extra="allow")
-
-    version: int = 0
-    name: str
-    fingerprint: str | None = None
-    players: list[dict[str, Any]] = []
 
 
 @dataclass(frozen=True)
@@ -251,15 +240,17 @@ class ResultsDir:
 
     # -- the record ----------------------------------------------------------------------
 
-    def write_manifest(self, manifest: dict[str, Any], config_text: str) -> None:
+    def write_manifest(
+        self, record: ExperimentRecord | Mapping[str, Any], config_text: str
+    ) -> None:
         """Record what is being run, atomically (with the record's version)."""
-        record = {"version": RECORD_VERSION, **manifest}
-        ExperimentRecord.model_validate(record)  # never write a record that cannot be read
+        record = as_record(record)  # never write a record that cannot be read
+        written = record.model_copy(update={"version": RECORD_VERSION}).model_dump(mode="json")
         self.claim()
-        _atomic_write_text(self.manifest_path, json.dumps(record, indent=2) + "\n")
+        _atomic_write_text(self.manifest_path, json.dumps(written, indent=2) + "\n")
         _atomic_write_text(self.path / CONFIG_NAME, config_text)
 
-    def read_manifest(self) -> dict[str, Any]:
+    def read_manifest(self) -> ExperimentRecord:
         """What :meth:`write_manifest` recorded, checked against :class:`ExperimentRecord`.
 
         Raises:
@@ -285,14 +276,13 @@ class ResultsDir:
                 f"{path} has record version {record.version}, newer than this evo-mastermind "
                 f"reads ({RECORD_VERSION}); upgrade evo-mastermind"
             )
-        result: dict[str, Any] = data
-        return result
+        return record
 
     def recorded_fingerprint(self) -> str | None:
         """The fingerprint in ``experiment.json``, if there is a readable one."""
         if not self.manifest_path.exists():
             return None
-        return self.read_manifest().get("fingerprint")
+        return self.read_manifest().fingerprint
 
     # -- shards --------------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ def test_load_games_reads_every_shard(tmp_path: Path) -> None:
         return sorted((str(a), int(b), str(c), tuple(d)) for a, b, c, d in keys)
 
     assert rows(loaded) == rows(games)
-    assert load_experiment(tmp_path)["name"] == "synthetic"
+    assert load_experiment(tmp_path).name == "synthetic"
 
 
 def test_missing_games_or_columns_are_clear_errors(tmp_path: Path) -> None:

@@ -8,7 +8,8 @@ from evo_mastermind.evolution.choice import (
     expected_guesses,
     lookahead_scores,
 )
-from evo_mastermind.partitions import PARTITION_SCORES, partition_counts
+from evo_mastermind.heuristics import known_heuristic
+from evo_mastermind.partitions import partition_counts
 from evo_mastermind.scoring import response_matrix, score_codes
 
 SPACE = CodeSpace(4, 6)
@@ -37,8 +38,10 @@ def test_one_or_two_candidates_play_a_member() -> None:
 @pytest.mark.parametrize("heuristic", ["entropy", "most_parts", "expected_size", "worst_case"])
 def test_partition_heuristic_picks_a_best_scoring_member(heuristic: str) -> None:
     archive = consistent_set("ABBC", ["AABB", "ACDE"])
-    guess, consistent = choose_guess(archive, None, heuristic, 6, np.random.default_rng(1))  # type: ignore[arg-type]
-    scores = PARTITION_SCORES[heuristic](partition_counts(response_matrix(archive, archive, 6), 25))
+    guess, consistent = choose_guess(archive, None, heuristic, 6, np.random.default_rng(1))
+    scores = known_heuristic(heuristic).score(
+        partition_counts(response_matrix(archive, archive, 6), 25)
+    )
     chosen = int(np.flatnonzero((archive == guess).all(axis=1))[0])
     assert consistent and scores[chosen] == pytest.approx(scores.max())
 

@@ -90,6 +90,7 @@ def every_player(tree_path: Path) -> list[dict[str, Any]]:
         {"label": "Archive numpy", "player": "archive", "search": "vectorised", **small_archive},
         {"label": "Archive all", "player": "archive", "play": "all", **small_archive},
         {"label": "Most parts mu", "player": "most_parts", "mu": 10},
+        {"label": "One-ply worst case", "player": "one_ply", "heuristic": "worst_case", "mu": 10},
         {"label": "Rao random", "player": "rao", "color_order": "random"},
         {"label": "Joint random", "player": "joint", "color_order": "random"},
         {"label": "Tree", "player": "tree", "path": str(tree_path)},

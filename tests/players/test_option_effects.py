@@ -52,10 +52,11 @@ GENETIC = {
 EFFECTS: dict[tuple[str, str], Effect] = {
     **{
         (name, option): effect
-        for name in ("entropy", "most_parts", "expected_size", "worst_case", "random")
+        for name in ("entropy", "most_parts", "expected_size", "worst_case", "random", "one_ply")
         for option, effect in EXHAUSTIVE.items()
         if (name, option) != ("random", "pool")
     },
+    ("one_ply", "heuristic"): Effect("worst_case"),
     **{("local_entropy", option): EXHAUSTIVE[option] for option in ("ties", "mu", "first_guess")},
     ("knuth", "first_guess"): Effect("ABCD"),
     # The (4,6) optimum within 5 guesses differs from the optimum (max 6) on 39 secrets.

@@ -220,7 +220,8 @@ def test_a_player_asked_for_by_name_imports_only_its_module() -> None:
         """
     )
     assert printed.splitlines() == [
-        "['evo_mastermind.players.base', 'evo_mastermind.players.one_ply']",
+        "['evo_mastermind.players.base', 'evo_mastermind.players.cost', "
+        "'evo_mastermind.players.one_ply']",
         "False",
     ]
 
@@ -234,8 +235,15 @@ def test_reading_the_registry_or_listing_players_loads_every_built_in_one() -> N
     )
     assert printed == f"{len(BUILTIN_PLAYERS)}\n"
     listed = in_a_fresh_interpreter("from evo_mastermind.cli import main; main(['players'])")
-    names = {line.split()[0] for line in listed.splitlines() if not line.startswith(" ")}
+    players, heuristics = listed.split("\n\n")  # the players, then the heuristics they take
+    names = {line.split()[0] for line in players.splitlines() if not line.startswith(" ")}
     assert names == set(BUILTIN_PLAYERS)
+    assert {line.split()[0] for line in heuristics.splitlines()[1:]} == {
+        "entropy",
+        "most_parts",
+        "expected_size",
+        "worst_case",
+    }
 
 
 def test_a_clash_with_a_built_in_not_yet_imported_is_refused() -> None:

@@ -129,7 +129,7 @@ def test_version_less_records_are_read(played: Path) -> None:
     record = json.loads((played / "experiment.json").read_text())
     del record["version"]
     (played / "experiment.json").write_text(json.dumps(record))
-    assert ResultsDir(played).read_manifest()["name"] == "small"
+    assert ResultsDir(played).read_manifest().name == "small"
     record["version"] = 99
     (played / "experiment.json").write_text(json.dumps(record))
     with pytest.raises(Exception, match="newer than this evo-mastermind reads"):
@@ -140,7 +140,7 @@ def test_committed_reference_records_are_owned_and_read() -> None:
     for record in Path("results").glob("*/*/experiment.json"):
         results = ResultsDir(record.parent)
         assert results.owned()
-        assert results.read_manifest()["name"]
+        assert results.read_manifest().name
 
 
 def test_run_failing_before_its_first_game_needs_no_force(

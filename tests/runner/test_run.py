@@ -53,8 +53,8 @@ def test_every_game_is_played_once_with_the_full_schema(
     assert row["params"] == "{}" and row["secrets"] == "full" and row["pegs"] == 3
     assert pd.isna(row["evaluations"])
     manifest = ResultsDir(tmp_path / "out").read_manifest()
-    assert manifest["name"] == "small" and manifest["pegs"] == 3 and manifest["runs"] == 2
-    assert [p["label"] for p in manifest["players"]] == ["Entropy", "Random"]
+    assert manifest.name == "small" and manifest.pegs == 3 and manifest.runs == 2
+    assert manifest.labels() == ["Entropy", "Random"]
 
 
 def test_same_games_table_for_serial_process_and_dask(
@@ -113,7 +113,7 @@ def test_committed_reports_without_games_are_replayed_on_resume(
     # Even a manifest of an older config version must not stop the replay: nothing can mix.
     replayed = run(write_config(seed=99), out, resume=True)
     assert len(replayed) == len(first)
-    assert ResultsDir(out).read_manifest()["seed"] == 99
+    assert ResultsDir(out).read_manifest().seed == 99
 
 
 def test_batch_size_never_changes_results(write_config: ConfigWriter, tmp_path: Path) -> None:

@@ -1,0 +1,235 @@
+"""The one front door to the exhaustive engine: numpy definition or compiled kernel, decided here.
+
+The exhaustive players and the decision trees call only this module. For every question
+(the scores of a pool of guesses, the best guesses at a position, a whole subtree) it
+decides once how to answer it:
+
+* spaces with a response table (:data:`evo_mastermind.scoring.TABLE_LIMIT` codes) are
+  answered by the numpy definitions (:mod:`evo_mastermind.partitions`), so a small game
+  never waits for the compiler;
+* larger spaces by the compiled kernels (:mod:`evo_mastermind.kernels`) when the heuristic
+  has a compiled form (the built-ins);
+* and a heuristic without one by the compiled partition counts
+  (:func:`evo_mastermind.kernels.partition_counts`) scored by its numpy definition, a block
+  of guesses at a time, with the same rules: the same guesses, more slowly.
+
+Each way gives the same guesses (the tests hold the kernels to their definitions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
+from evo_mastermind.heuristics import Heuristic, Scores, known_heuristic
+from evo_mastermind.partitions import (
+    PARTITION_BLOCK_CELLS,
+    best_guesses,
+    best_indices,
+    partition_counts,
+)
+from evo_mastermind.scoring import IndexedScorer
+from evo_mastermind.symmetry import CodeClasses, colour_classes
+
+Indices = npt.NDArray[np.int64]
+
+CLASSES_FROM = 2000
+"""Consistent sets from this size are scored once per symmetry class (smaller: directly)."""
+
+
+def compiled(scorer: IndexedScorer, heuristic: str | Heuristic) -> str | None:
+    """The kernels' reduction answering for ``heuristic`` on this space, or ``None``.
+
+    ``None`` when the space has a response table (the numpy definition is used) or the
+    heuristic has no compiled form.
+    """
+    if scorer.has_table:
+        return None
+    return known_heuristic(heuristic).compiled
+
+
+def position_classes(
+    scorer: IndexedScorer, played: tuple[int, ...], consistent: Indices
+) -> CodeClasses | None:
+    """Classes of codes a position cannot tell apart (its unplayed and its zero colours).
+
+    Args:
+        scorer: the space's scorer.
+        played: the indices of the guesses played so far.
+        consistent: the indices of the codes still consistent.
+    """
+    colours = frozenset(scorer.codes[list(played)].ravel().tolist())
+    present = scorer.counts[consistent].any(axis=0)
+    zero = frozenset(np.flatnonzero(~present).tolist())
+    return colour_classes(scorer.space, colours, zero)
+
+
+def pool_scores(
+    scorer: IndexedScorer,
+    guesses: Indices,
+    candidates: Indices,
+    heuristic: str | Heuristic,
+) -> Scores:
+    """The heuristic's score of each guess (indices) over the candidates, higher is better."""
+    entry = known_heuristic(heuristic)
+    if scorer.has_table:  # small games need no compiler
+        return entry.scores(
+            partition_counts(scorer.matrix(guesses, candidates), scorer.space.n_responses)
+        )
+    if entry.compiled is not None:
+        from evo_mastermind.kernels.scoring import pool_scores as kernel_scores
+
+        n_responses = scorer.space.n_responses
+        codes, colours = scorer.codes, scorer.counts
+        return kernel_scores(codes, colours, guesses, candidates, n_responses, entry.compiled)[0]
+    return _counted_scores(scorer, guesses, candidates, entry)
+
+
+def _counted_scores(
+    scorer: IndexedScorer, guesses: Indices, candidates: Indices, heuristic: Heuristic
+) -> Scores:
+    """Compiled partition counts scored by the numpy definition, a block of guesses at a time.
+
+    Blocks keep the counts to :data:`~evo_mastermind.partitions.PARTITION_BLOCK_CELLS` cells.
+    """
+    from evo_mastermind.kernels.scoring import partition_counts as kernel_counts
+
+    n_responses = scorer.space.n_responses
+    rows = max(1, PARTITION_BLOCK_CELLS // n_responses)
+    blocks = [
+        heuristic.scores(
+            kernel_counts(
+                scorer.codes, scorer.counts, guesses[start : start + rows], candidates, n_responses
+            )
+        )
+        for start in range(0, guesses.size, rows)
+    ]
+    return np.concatenate(blocks) if blocks else np.empty(0)
+
+
+def best_guesses_at(
+    scorer: IndexedScorer,
+    consistent: Indices,
+    played: tuple[int, ...],
+    pool_all: bool,
+    heuristic: str | Heuristic,
+    first_only: bool,
+) -> Indices:
+    """Every best guess at a position, sorted (the first only if ``first_only``).
+
+    The rules of :func:`evo_mastermind.partitions.best_guesses`: with two candidates or
+    fewer every one is best; otherwise the pool (every code with ``pool_all``, else the
+    consistent codes) is scored and the tied guesses kept, consistent ones first. Large
+    pools are scored once per symmetry class (:func:`position_classes`).
+    """
+    if scorer.has_table:
+        return best_guesses(scorer, consistent, pool_all, heuristic, first_only)
+    entry = known_heuristic(heuristic)
+    classes = None
+    if consistent.size > 2 and (pool_all or consistent.size >= CLASSES_FROM):
+        classes = position_classes(scorer, played, consistent)
+    if entry.compiled is not None:
+        from evo_mastermind.kernels.choosing import choose
+
+        if classes is None:
+            every = np.arange(scorer.space.size, dtype=np.int64)  # every code its own class
+            groups, class_columns = (every, every), scorer.columns
+        else:
+            groups, class_columns = (classes.representatives, classes.of_code), None
+        codes, counts = scorer.codes, scorer.counts
+        return choose(
+            codes, counts, consistent, groups, pool_all, entry.compiled, first_only, class_columns
+        )
+    return _best_by_counts(scorer, consistent, classes, pool_all, entry, first_only)
+
+
+def _best_by_counts(
+    scorer: IndexedScorer,
+    consistent: Indices,
+    classes: CodeClasses | None,
+    pool_all: bool,
+    heuristic: Heuristic,
+    first_only: bool,
+) -> Indices:
+    """:func:`best_guesses_at` for a heuristic without a compiled form (one guess a class)."""
+    if consistent.size <= 2:
+        return consistent[:1] if first_only else consistent
+    if pool_all:
+        if classes is None:
+            every = np.arange(scorer.space.size, dtype=np.int64)
+            scores = _counted_scores(scorer, every, consistent, heuristic)
+        else:
+            by_class = _counted_scores(scorer, classes.representatives, consistent, heuristic)
+            scores = by_class[classes.of_code]
+        tied = best_indices(scores)
+        at = np.minimum(np.searchsorted(consistent, tied), consistent.size - 1)
+        inside = tied[consistent[at] == tied]  # consistent codes win ties
+        tied = inside if inside.size else tied
+    else:
+        scores = once_per_class(
+            consistent,
+            classes,
+            lambda guesses: _counted_scores(scorer, guesses, consistent, heuristic),
+        )
+        tied = consistent[best_indices(scores)]
+    return tied[:1] if first_only else tied
+
+
+def once_per_class(
+    consistent: Indices, classes: CodeClasses | None, score: Callable[[Indices], Scores]
+) -> Scores:
+    """The consistent codes' scores, ``score`` called on one code of each class.
+
+    A class is consistent as a whole, and the consistent codes are sorted, so each
+    class's first consistent member is its representative.
+    """
+    if classes is None:
+        return score(consistent)
+    _, first, of_class = np.unique(
+        classes.of_code[consistent], return_index=True, return_inverse=True
+    )
+    return score(consistent[first])[of_class.ravel()]
+
+
+def can_grow_trees(heuristic: str | Heuristic) -> bool:
+    """Whether :func:`grow_tree` can grow this heuristic's trees (it has a compiled form)."""
+    return known_heuristic(heuristic).compiled is not None
+
+
+def grow_tree(
+    scorer: IndexedScorer,
+    candidates: Indices,
+    played: int,
+    depth: int,
+    first: int,
+    pool_all: bool,
+    heuristic: str | Heuristic,
+    max_depth: int,
+) -> tuple[Indices, Indices, Indices, Indices, Indices]:
+    """A subtree of a partition player with lexicographic ties, grown by the kernel.
+
+    See :func:`evo_mastermind.kernels.grow_tree` for the arguments and the arrays returned.
+
+    Raises:
+        ValueError: the heuristic has no compiled form (:func:`can_grow_trees`).
+    """
+    from evo_mastermind.kernels.trees import grow_tree as kernel_tree
+
+    reduction = known_heuristic(heuristic).compiled
+    if reduction is None:
+        raise ValueError(f"heuristic {heuristic!r} has no compiled form to grow trees with")
+    return kernel_tree(
+        scorer.codes,
+        scorer.counts,
+        scorer.space.place_values,
+        candidates,
+        played,
+        depth,
+        first,
+        pool_all,
+        reduction,
+        CLASSES_FROM,
+        max_depth,
+    )

@@ -1,0 +1,249 @@
+"""Choosing kernel: every best guess of a partition player at a position.
+
+:func:`choose` computes what :func:`evo_mastermind.partitions.best_guesses` defines, with the
+shortcuts of Magruder's solver: one guess per symmetry class, consistent perfect splitters
+first, the scan stopped at the first perfect splitter, and a guess scored exactly only when
+its number of parts lets it reach the best score met so far.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from evo_mastermind.codes import Codes
+from evo_mastermind.kernels.responses import _columns, columns, weight
+from evo_mastermind.kernels.rules import REDUCTIONS, SCORE_TOLERANCE
+from evo_mastermind.kernels.scoring import SCAN_PAIRS, _clog_table, _score_guesses
+from evo_mastermind.kernels.startup import call
+
+
+@njit(cache=True, nogil=True)
+def _choose(
+    codes: npt.NDArray[np.uint8],
+    counts: npt.NDArray[np.uint8],
+    candidates: npt.NDArray[np.int64],
+    representatives: npt.NDArray[np.int64],
+    of_code: npt.NDArray[np.int64],
+    rep_pegs: npt.NDArray[np.uint8],
+    rep_counts: npt.NDArray[np.uint8],
+    pool_all: bool,
+    heuristic: int,
+    first_only: bool,
+    n_responses: int,
+    weight: npt.NDArray[np.unsignedinteger],
+) -> npt.NDArray[np.int64]:
+    """Every best guess of a partition player at a position, sorted (or only the first).
+
+    ``candidates`` are the consistent codes (sorted); the pool is every code
+    (``pool_all``: one per class, ``representatives[k]`` the first code of class ``k`` and
+    ``of_code`` each code's class; ``rep_pegs``/``rep_counts`` are the representatives'
+    columns) or the candidates themselves. With two candidates or
+    fewer every one is best. A consistent perfect splitter (every candidate in a part of its
+    own) attains the optimum of every heuristic, so those are the answer when there are
+    any. Otherwise every guess of the pool is scored and the tied ones kept, consistent
+    codes first when the pool is every code. Asked for the first only, the scan of the pool
+    stops at its first perfect splitter (the first of its class is the class's
+    representative, and no consistent code ties with it).
+    """
+    m = candidates.size
+    if m <= 2:
+        return candidates[:1].copy() if first_only else candidates.copy()
+    cand_pegs, cand_counts = _columns(codes, counts, candidates)
+    clog = _clog_table(m if heuristic == 3 else 0)
+    floor = np.full(1, -np.inf)  # the best score met so far: worse guesses are not scored
+    if not pool_all:
+        if representatives.size == of_code.size:  # no two codes alike: score every candidate
+            scores = np.empty(m)
+            parts = np.empty(m, dtype=np.int64)
+            _score_guesses(
+                cand_pegs,
+                cand_counts,
+                0,
+                m,
+                cand_pegs,
+                cand_counts,
+                n_responses,
+                heuristic,
+                clog,
+                weight,
+                scores,
+                parts,
+                floor,
+            )
+            return _tied(candidates, scores, first_only)
+        # One guess per class; a class is consistent as a whole, so its first code is here.
+        at_class = np.full(representatives.size, -1, dtype=np.int64)
+        firsts = np.empty(m, dtype=np.int64)
+        n_firsts = 0
+        for j in range(m):
+            k = of_code[candidates[j]]
+            if at_class[k] < 0:
+                at_class[k] = n_firsts
+                firsts[n_firsts] = candidates[j]
+                n_firsts += 1
+        scores = np.empty(n_firsts)
+        parts = np.empty(n_firsts, dtype=np.int64)
+        first_pegs, first_counts = _columns(codes, counts, firsts[:n_firsts])
+        _score_guesses(
+            first_pegs,
+            first_counts,
+            0,
+            n_firsts,
+            cand_pegs,
+            cand_counts,
+            n_responses,
+            heuristic,
+            clog,
+            weight,
+            scores,
+            parts,
+            floor,
+        )
+        every = np.empty(m)
+        for j in range(m):
+            every[j] = scores[at_class[of_code[candidates[j]]]]
+        return _tied(candidates, every, first_only)
+    if m <= n_responses:
+        scores = np.empty(m)
+        parts = np.empty(m, dtype=np.int64)
+        _score_guesses(
+            cand_pegs,
+            cand_counts,
+            0,
+            m,
+            cand_pegs,
+            cand_counts,
+            n_responses,
+            1,
+            clog,
+            weight,
+            scores,
+            parts,
+            np.full(1, -np.inf),
+        )
+        perfect = candidates[parts == m]
+        if perfect.size:
+            return perfect[:1].copy() if first_only else perfect
+    n_pool = representatives.size
+    scores = np.empty(n_pool)
+    parts = np.empty(n_pool, dtype=np.int64)
+    if first_only and m <= n_responses:
+        # Blocks that double: an early splitter costs little, a whole scan few calls.
+        start = 0
+        block = 64
+        largest = max(64, SCAN_PAIRS // m)
+        while start < n_pool:
+            stop = min(start + block, n_pool)
+            _score_guesses(
+                rep_pegs,
+                rep_counts,
+                start,
+                stop,
+                cand_pegs,
+                cand_counts,
+                n_responses,
+                heuristic,
+                clog,
+                weight,
+                scores,
+                parts,
+                floor,
+            )
+            for at in range(start, stop):
+                if parts[at] == m:
+                    return representatives[at : at + 1].copy()
+            start = stop
+            block = min(2 * block, largest)
+    else:
+        _score_guesses(
+            rep_pegs,
+            rep_counts,
+            0,
+            n_pool,
+            cand_pegs,
+            cand_counts,
+            n_responses,
+            heuristic,
+            clog,
+            weight,
+            scores,
+            parts,
+            floor,
+        )
+    threshold = scores.max() - SCORE_TOLERANCE
+    # Consistent codes win ties: a class is consistent as a whole or not at all.
+    inside = np.empty(m, dtype=np.int64)
+    n_inside = 0
+    for j in range(m):
+        if scores[of_code[candidates[j]]] >= threshold:
+            if first_only:
+                return candidates[j : j + 1].copy()
+            inside[n_inside] = candidates[j]
+            n_inside += 1
+    if n_inside:
+        return inside[:n_inside].copy()
+    if first_only:
+        return _tied(representatives, scores, True)
+    tied = np.empty(of_code.size, dtype=np.int64)
+    n_tied = 0
+    for code in range(of_code.size):
+        if scores[of_code[code]] >= threshold:
+            tied[n_tied] = code
+            n_tied += 1
+    return tied[:n_tied].copy()
+
+
+@njit(cache=True, nogil=True)
+def _tied(
+    guesses: npt.NDArray[np.int64], scores: npt.NDArray[np.float64], first_only: bool
+) -> npt.NDArray[np.int64]:
+    """The guesses scoring within the tolerance of the best (the first of them only)."""
+    threshold = scores.max() - SCORE_TOLERANCE
+    tied = guesses[scores >= threshold]
+    return tied[:1].copy() if first_only else tied
+
+
+def choose(
+    codes: Codes,
+    counts: npt.NDArray[np.uint8],
+    candidates: npt.NDArray[np.int64],
+    classes: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]],
+    pool_all: bool,
+    reduction: str,
+    first_only: bool,
+    class_columns: tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]] | None = None,
+) -> npt.NDArray[np.int64]:
+    """Every best guess of a partition player at a position (see :func:`_choose`).
+
+    Args:
+        codes: every code of the space, ``(n, pegs)`` bytes.
+        counts: their colour counts, ``(n, colors)``.
+        candidates: the sorted indices of the consistent codes.
+        classes: the first code of each class and each code's class (every code its own
+            class: ``arange(n)`` twice).
+        pool_all: score every code (consistent codes win ties), not only the candidates.
+        reduction: a key of :data:`~evo_mastermind.kernels.rules.REDUCTIONS`.
+        first_only: only the first best guess is wanted (lexicographic ties).
+        class_columns: the :func:`columns` of the classes' first codes, if the caller
+            keeps them (else computed here).
+    """
+    pegs = codes.shape[1]
+    if class_columns is None:
+        class_columns = columns(codes, counts, classes[0])
+    return call(
+        _choose,
+        codes,
+        counts,
+        np.ascontiguousarray(candidates, dtype=np.int64),
+        classes[0],
+        classes[1],
+        class_columns[0],
+        class_columns[1],
+        pool_all,
+        REDUCTIONS[reduction],
+        first_only,
+        (pegs + 1) ** 2,
+        weight(pegs),
+    )

@@ -1,0 +1,1 @@
+"""An example partition heuristic for evo_mastermind (see ``scores``)."""

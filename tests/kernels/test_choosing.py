@@ -1,0 +1,58 @@
+"""The choosing kernel against the numpy definition of a best guess."""
+
+import numpy as np
+import pytest
+
+from evo_mastermind.codes import CodeSpace
+from evo_mastermind.engine import CLASSES_FROM
+from evo_mastermind.kernels.choosing import choose
+from evo_mastermind.kernels.rules import REDUCTIONS
+from evo_mastermind.partitions import best_guesses
+from evo_mastermind.scoring import indexed_scorer, response_matrix
+from evo_mastermind.symmetry import colour_classes
+
+
+@pytest.mark.parametrize("heuristic", list(REDUCTIONS))
+@pytest.mark.parametrize("pool_all", [True, False])
+def test_choose_finds_the_best_guesses_of_the_numpy_definition(
+    heuristic: str, pool_all: bool
+) -> None:
+    space = CodeSpace(4, 6)
+    scorer = indexed_scorer(space)
+    rng = np.random.default_rng(7)
+    for _ in range(30):
+        # A position after one to three random guesses against a random secret.
+        secret = space.all_codes[rng.integers(space.size)]
+        played = rng.choice(space.size, rng.integers(1, 4), replace=False)
+        candidates = np.arange(space.size)
+        for guess in played:
+            answers = scorer.responses(int(guess), candidates)
+            wanted = response_matrix(space.all_codes[[guess]], secret[None, :], space.colors)[0, 0]
+            candidates = candidates[answers == wanted]
+        used = frozenset(space.all_codes[played].ravel().tolist())
+        zero = frozenset(np.flatnonzero(~scorer.counts[candidates].any(axis=0)).tolist())
+        classes = colour_classes(space, used, zero)
+        groups = (
+            (classes.representatives, classes.of_code)
+            if classes is not None
+            else (np.arange(space.size),) * 2
+        )
+        expected = best_guesses(scorer, candidates, pool_all, heuristic, False)
+        best = choose(scorer.codes, scorer.counts, candidates, groups, pool_all, heuristic, False)
+        first = choose(scorer.codes, scorer.counts, candidates, groups, pool_all, heuristic, True)
+        assert best.tolist() == expected.tolist()
+        assert first.tolist() == expected[:1].tolist()
+
+
+@pytest.mark.parametrize("heuristic", list(REDUCTIONS))
+def test_choose_scores_a_large_consistent_pool_once_per_class(heuristic: str) -> None:
+    space = CodeSpace(4, 8)
+    scorer = indexed_scorer(space)
+    # After AAAA answered 0,0 the 2401 codes without A are consistent; B..H are alike.
+    candidates = np.flatnonzero(scorer.counts[:, 0] == 0)
+    classes = colour_classes(space, frozenset({0}), frozenset({0}))
+    assert classes is not None and candidates.size >= CLASSES_FROM
+    groups = (classes.representatives, classes.of_code)
+    expected = best_guesses(scorer, candidates, False, heuristic, False)
+    best = choose(scorer.codes, scorer.counts, candidates, groups, False, heuristic, False)
+    assert best.tolist() == expected.tolist()
