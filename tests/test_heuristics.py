@@ -89,6 +89,20 @@ def test_it_plays_in_the_archive_ea(registry: None) -> None:
     assert play_game(player, Codemaker(space, "FEDC"), np.random.default_rng(5)).solved
 
 
+def test_it_plays_in_the_sampler_player(registry: None) -> None:
+    register_heuristic("smallest_part")(smallest_part)
+    space = CodeSpace(5, 8)
+    for options in ({"heuristic": "smallest_part"}, {"heuristic_when_full": "smallest_part"}):
+        player = make_player("sampler", space, {**options, "mu": 30})
+        assert play_game(player, Codemaker(space, "HGFED"), np.random.default_rng(5)).solved
+
+
+def test_the_evolutionary_choice_refuses_an_unknown_heuristic_in_one_line() -> None:
+    for player in ("archive", "sampler"):
+        with pytest.raises(ValueError, match="no_such_score"):
+            make_player(player, CodeSpace(4, 6), {"heuristic": "no_such_score"})
+
+
 def test_a_copy_of_a_built_in_plays_the_built_ins_games(registry: None) -> None:
     register_heuristic("my_entropy")(known_heuristic("entropy").score)
     space = CodeSpace(4, 6)

@@ -43,14 +43,12 @@ from evo_mastermind.evolution.archive import Archive, outside
 from evo_mastermind.evolution.choice import (
     HeuristicName,
     RemainingGuesses,
-    check_heuristic,
     choose_guess,
 )
 from evo_mastermind.evolution.neighbourhood import distinct_rows, scan_around
 from evo_mastermind.evolution.search import PopulationSearch, SearchSettings
 from evo_mastermind.evolution.vectorised import VectorisedSearch
-from evo_mastermind.heuristics import HeuristicError
-from evo_mastermind.players.base import PlayerParams, Preset, option_error, register_player
+from evo_mastermind.players.base import PlayerParams, Preset, heuristic_option, register_player
 from evo_mastermind.players.evolutionary import GAParams, _BestSoFar, _SearchPlayer
 from evo_mastermind.scoring import Response
 
@@ -125,10 +123,7 @@ class ArchiveParams(GAParams):
     @field_validator("heuristic", "heuristic_when_full")
     @classmethod
     def _known(cls, name: str | None) -> str | None:
-        try:
-            return None if name is None else check_heuristic(name)
-        except HeuristicError as error:
-            raise option_error(error) from None
+        return heuristic_option(name)
 
 
 _LARGE = {"heuristic": "lookahead", "heuristic_when_full": "entropy", "mu": 1000}

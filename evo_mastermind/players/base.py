@@ -67,6 +67,20 @@ def option_error(error: Exception) -> PydanticCustomError:
     return PydanticCustomError("invalid_option", "{reason}", {"reason": str(error)})
 
 
+def heuristic_option(name: str | None) -> str | None:
+    """A player option naming the heuristic its guesses are chosen by, checked.
+
+    Unset, ``lookahead`` or a registered heuristic (a user's too); anything else is the
+    option's one-line error.
+    """
+    from evo_mastermind.evolution.choice import check_heuristic
+
+    try:
+        return None if name is None else check_heuristic(name)
+    except HeuristicError as error:
+        raise option_error(error) from None
+
+
 @dataclass(frozen=True)
 class Preset:
     """Named settings of one player: options a config can ask for by name.

@@ -21,15 +21,21 @@ from types import MappingProxyType
 from typing import Literal
 
 import numpy as np
-from pydantic import PositiveInt
+from pydantic import PositiveInt, field_validator
 
 from evo_mastermind.codes import Code, Codes, CodeSpace, InvalidGameError
 from evo_mastermind.evolution.archive import outside
-from evo_mastermind.evolution.choice import Heuristic, RemainingGuesses, choose_guess
+from evo_mastermind.evolution.choice import HeuristicName, RemainingGuesses, choose_guess
 from evo_mastermind.evolution.fitness import History
 from evo_mastermind.evolution.neighbourhood import distinct_rows
 from evo_mastermind.game import InconsistentResponsesError, PlayerStats
-from evo_mastermind.players.base import Player, PlayerParams, Preset, register_player
+from evo_mastermind.players.base import (
+    Player,
+    PlayerParams,
+    Preset,
+    heuristic_option,
+    register_player,
+)
 from evo_mastermind.sampling import Constraints, NoConsistentCodeError, sample_consistent
 from evo_mastermind.scoring import Response
 
@@ -42,11 +48,11 @@ class SamplerParams(PlayerParams):
     mu: PositiveInt = 1000
     """How many distinct consistent codes are drawn uniformly each move (every one when
     fewer are consistent)."""
-    heuristic: Heuristic = "entropy"
-    """Score computed over the sample: the partition scores ``entropy``, ``most_parts``,
-    ``expected_size``, ``worst_case``, or ``lookahead`` (expected guesses, two moves
-    ahead; see :mod:`evo_mastermind.evolution.choice`)."""
-    heuristic_when_full: Heuristic | None = None
+    heuristic: HeuristicName = "entropy"
+    """Score computed over the sample: a registered partition heuristic (``entropy``,
+    ``most_parts``, ``expected_size``, ``worst_case``, or one of your own), or ``lookahead``
+    (expected guesses, two moves ahead; see :mod:`evo_mastermind.evolution.choice`)."""
+    heuristic_when_full: HeuristicName | None = None
     """The score used instead when the sample is not the whole consistent set (unset:
     ``heuristic``); ``lookahead`` needs the true part sizes."""
     play: Play = "consistent"
@@ -62,6 +68,11 @@ class SamplerParams(PlayerParams):
     """With ``lookahead``, ``b`` of that estimate."""
     first_guess: str | None = None
     """The opening code, e.g. ``AABBCCDE``; unset for the ``AABC`` pattern (``AABCD`` ...)."""
+
+    @field_validator("heuristic", "heuristic_when_full")
+    @classmethod
+    def _known(cls, name: str | None) -> str | None:
+        return heuristic_option(name)
 
 
 def _size_preset(mu: int, first_guess: str | None, about: str) -> Preset:
