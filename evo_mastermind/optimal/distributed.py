@@ -13,13 +13,17 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from evo_mastermind.codes import CodeSpace
-from evo_mastermind.optimal.solver import OptimalSolver, Progress, Solution
-from evo_mastermind.runner.executors import Executor
+from evo_mastermind.optimal.outcome import Progress, Solution
+
+if TYPE_CHECKING:
+    from evo_mastermind.optimal.solver import OptimalSolver
+    from evo_mastermind.runner.executors import Executor
 
 Subtree = tuple[dict[tuple[int, ...], int], npt.NDArray[np.int64]]
 
@@ -34,6 +38,8 @@ class PartTask:
     guesses_left: int
     budget: int
     opening: int
+    solver: type[OptimalSolver]
+    """The solver's class, sent by reference: a worker builds its own from it."""
 
 
 _WORKER_SOLVERS: dict[CodeSpace, OptimalSolver] = {}
@@ -45,7 +51,7 @@ def solve_part(task: PartTask) -> tuple[int, Subtree | None]:
     space = CodeSpace(task.pegs, task.colors)
     if space not in _WORKER_SOLVERS:
         _WORKER_SOLVERS.clear()
-        _WORKER_SOLVERS[space] = OptimalSolver(space)
+        _WORKER_SOLVERS[space] = task.solver(space)
     solver = _WORKER_SOLVERS[space]
     return solver.solve_part(task.members, task.guesses_left, task.budget, [task.opening])
 
@@ -108,7 +114,13 @@ def search_on(
                     others = sum(floors.values()) - floors[response]
                     budget = opening.limit - solver.space.size - others
                     task = PartTask(
-                        solver.space.pegs, solver.space.colors, part, child_d, budget, opening.guess
+                        solver.space.pegs,
+                        solver.space.colors,
+                        part,
+                        child_d,
+                        budget,
+                        opening.guess,
+                        type(solver),
                     )
                     executor.submit(solve_part, task, (openings.index(opening), response, budget))
             while executor.pending():

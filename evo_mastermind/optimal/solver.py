@@ -14,13 +14,14 @@ from __future__ import annotations
 import itertools
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from evo_mastermind.codes import CodeSpace, InvalidGameError
+from evo_mastermind.optimal.outcome import Progress as Progress  # re-exported: where it was
+from evo_mastermind.optimal.outcome import Solution as Solution
 
 if TYPE_CHECKING:
     from evo_mastermind.runner.executors import Executor
@@ -33,45 +34,6 @@ POOL_SIZE = 1 << 24
 """Code indices the transposition table may store in all."""
 LARGEST_SPACE = 6**5
 """The largest code space the solver takes (its response table is square in the size)."""
-
-
-@dataclass
-class Progress:
-    """What the search knows so far, reported after every part it finishes.
-
-    Attributes:
-        best: the least total of a complete tree found, or None.
-        lower: the proven lower bound on the optimum.
-        openings_done: openings fully decided (solved, or shown not better).
-        openings: openings to decide.
-    """
-
-    best: int | None
-    lower: int
-    openings_done: int
-    openings: int
-
-
-@dataclass
-class Solution:
-    """An optimal decision tree, as guesses by node.
-
-    Attributes:
-        total: guesses summed over every secret.
-        depth: the most guesses any secret needs.
-        guesses: each secret's number of guesses, in code index order.
-        nodes: ``history -> guess``: the guess after each sequence of packed responses.
-        complete: False when interrupted before the optimum was proven (then the best tree
-            found so far).
-        lower: the proven lower bound on the optimum (equal to ``total`` when complete).
-    """
-
-    total: int
-    depth: int
-    guesses: npt.NDArray[np.int64]
-    nodes: dict[tuple[int, ...], int]
-    complete: bool
-    lower: int
 
 
 class OptimalSolver:

@@ -28,7 +28,7 @@ def test_every_committed_record_loads_and_keeps_its_fields(path: Path) -> None:
 
 
 def test_the_record_holds_every_field_the_run_writes() -> None:
-    config = load_config(ROOT / "configs" / "paper" / "table2.yaml")
+    config = load_config("paper/table2")
     record = manifest_of(config, 64_800)
     dumped = record.model_dump(mode="json")
     assert list(dumped) == list(ExperimentRecord.model_fields)  # no key outside the model
