@@ -320,12 +320,16 @@ class Results:
         return pd.DataFrame(rows)
 
     def comparison(self) -> pd.DataFrame | None:
-        """Each player's mean beside the published figures with a verdict (None: no table)."""
+        """Each player's mean beside the published figures with a verdict (None: no table).
+
+        A row the config holds against a published row of another name (``compare_as``)
+        gets that row's figures, as in the report.
+        """
         from evo_mastermind.analysis.published import compare_with_published
 
         if self.published is None:
             return None
-        return compare_with_published(self.summary(), self.published)
+        return compare_with_published(self.summary(), self.published, self.experiment.compare_as)
 
     def report(self, rule: GroupRule = "clique") -> str:
         """The report as Markdown, as ``evo-mastermind report`` writes it (nothing written)."""

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+import evo_mastermind.sampling._kernels as _kernels
 from evo_mastermind.codes import Codes
-from evo_mastermind.sampling import _kernels
 from evo_mastermind.sampling.constraints import Constraints
 
 Indices = npt.NDArray[np.int64]

@@ -27,8 +27,8 @@ from typing import Literal
 
 import numpy as np
 
+import evo_mastermind.sampling._kernels as _kernels
 from evo_mastermind.codes import Codes, CodeSpace, InvalidGameError
-from evo_mastermind.sampling import _kernels
 from evo_mastermind.sampling.constraints import Constraints
 from evo_mastermind.sampling.halves import ConsistentSet, can_split
 

@@ -113,6 +113,8 @@ def verdict_lines(done: Reproduced) -> list[str]:
                 f"({row.published_min:.3f}–{row.published_max:.3f})"
             )
         verdict = "" if row.verdict == UNPUBLISHED else f"  {row.verdict}"
+        if row.verdict != UNPUBLISHED and str(row.published_label) != str(row.player):
+            published += f" as {row.published_label!r}"
         lines.append(f"  {row.player!s:<{width}}  {row.mean:.3f}  {published}{verdict}")
     return lines
 
