@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evo_mastermind import cli as cli_module
+from evo_mastermind.cli import play as cli_play
 from evo_mastermind.cli import BAD_ANSWERS_IN_A_ROW, UsageError, main
 from evo_mastermind.codes import CodeSpace
 from evo_mastermind.game import Codemaker, InconsistentResponsesError, play_game
@@ -170,7 +170,7 @@ def test_a_long_exhaustive_game_says_its_estimate_first(
     def stop(*args: object) -> int:
         raise UsageError("stopped before the first guess")
 
-    monkeypatch.setattr(cli_module, "_play_interactive", stop)
+    monkeypatch.setattr(cli_play, "_play_interactive", stop)
     status, _, err = cli(
         "play", "--interactive", "--pegs", "7", "--colors", "7", "--player", "knuth"
     )

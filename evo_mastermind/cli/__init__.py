@@ -10,43 +10,38 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
-import os
-import re
 import signal
 import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import Any, NoReturn
 
 # Only what parsing the command line needs is imported here; each command imports the
 # rest (players, runner, pandas, matplotlib, the compiled kernels, YAML), so --help starts at
 # once and `play` loads only its player.
 from evo_mastermind.analysis.kinds import PLOT_KINDS
-from evo_mastermind.codes import LETTERS, Code, CodeSpace, InvalidGameError
-from evo_mastermind.game import (
-    DEFAULT_GUESS_LIMIT,
-    AnswerCheck,
-    Codemaker,
-    GameResult,
-    InconsistentResponsesError,
-    play_game,
+from evo_mastermind.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_GAMES_FAILED,
+    PROG,
+    UsageError,
+    _write_log,
 )
-from evo_mastermind.scoring import Response
-from evo_mastermind.seeding import game_rng, stream_rng
+from evo_mastermind.cli.play import BAD_ANSWERS_IN_A_ROW, _play
+from evo_mastermind.cli.trees import _tree
+from evo_mastermind.codes import InvalidGameError
+from evo_mastermind.game import InconsistentResponsesError
 
-if TYPE_CHECKING:
-    from evo_mastermind.players import Player
-
-PROG = "evo-mastermind"
-EXIT_BAD_INPUT = 2
-EXIT_GAMES_FAILED = 3
-"""The exit status of a run, or a game of ``play``, that ended with games not solved."""
-
-
-class UsageError(Exception):
-    """A problem with the command line or its inputs, reported as one line."""
+__all__ = [
+    "BAD_ANSWERS_IN_A_ROW",
+    "EXIT_BAD_INPUT",
+    "EXIT_GAMES_FAILED",
+    "PROG",
+    "UsageError",
+    "console",
+    "main",
+]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,26 +62,6 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def _player_options(pairs: Sequence[str]) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    if not pairs:
-        return options
-    import yaml  # only for -o values: plain `play` does not load it
-
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"option {pair!r} is not KEY=VALUE")
-        try:
-            options[key.strip()] = yaml.safe_load(value) if value.strip() else None
-        except (yaml.YAMLError, RecursionError):
-            raise UsageError(
-                f"option {_shorten(pair)}: the value is not a plain YAML value "
-                "(a number, word, list or null)"
-            ) from None
-    return options
-
-
 def _add_plugin_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--plugin",
@@ -95,12 +70,6 @@ def _add_plugin_argument(parser: argparse.ArgumentParser) -> None:
         metavar="MODULE",
         help="import MODULE first: it registers players or heuristics of your own (repeatable)",
     )
-
-
-def _shorten(text: str, limit: int = 40) -> str:
-    """``text`` quoted, cut to ``limit`` characters (input is echoed, never whole)."""
-    text = text.strip()
-    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
 def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -310,337 +279,6 @@ def _add_study_commands(commands: Any) -> None:
     )
     reproduce.add_argument("--no-progress", action="store_true", help="no progress bar")
     reproduce.set_defaults(handler=_reproduce)
-
-
-def _options(args: argparse.Namespace) -> dict[str, Any]:
-    from evo_mastermind.players import preset_options
-
-    chosen = preset_options(args.player, args.preset) if args.preset is not None else {}
-    return {**chosen, **_player_options(args.option)}
-
-
-def _make(args: argparse.Namespace) -> tuple[CodeSpace, Player]:
-    from evo_mastermind.players import make_player
-
-    space = CodeSpace(args.pegs, args.colors)
-    return space, make_player(args.player, space, _options(args))
-
-
-def _play(args: argparse.Namespace) -> int:
-    if args.guess_limit is not None and args.guess_limit < 1:
-        raise UsageError(f"--guess-limit must be at least 1, got {args.guess_limit}")
-    if args.seed < 0:
-        raise UsageError(f"--seed must be 0 or more, got {args.seed}")
-    if args.interactive and args.secret is not None:
-        raise UsageError(
-            "--secret and --interactive contradict each other: in an interactive game you are "
-            "the codemaker and keep the secret to yourself (drop one of them)"
-        )
-    space, player = _player_code(
-        lambda: _make(args),
-        args.player,
-        f"building the player for {args.pegs} pegs, {args.colors} colours",
-    )
-    seconds = type(player).estimate(player.params, space).seconds
-    if seconds is not None and seconds > 10:
-        print(
-            f"{PROG}: estimate: about {seconds:,.0f} s a game of {args.player} on "
-            f"{space} (rough model)",
-            file=sys.stderr,
-            flush=True,
-        )
-    if args.interactive:
-        return _play_interactive(space, player, args)
-    if args.secret is not None:
-        secret = space.format(space.parse(args.secret))
-    else:
-        secret = space.format(space.sample(stream_rng(args.seed, "play secret"), 1)[0])
-    rng = game_rng(args.seed, args.player, 0, secret, space.colors)
-    # Without --guess-limit a player that never finds the secret still stops.
-    limit = args.guess_limit or DEFAULT_GUESS_LIMIT
-    result = _player_code(
-        lambda: play_game(player, Codemaker(space, secret), rng, guess_limit=limit),
-        args.player,
-        f"game of secret {secret}, seed {args.seed}",
-    )
-    _print_game(result, args.json)
-    # Stopping at the --guess-limit asked for is what was asked; any other end is a failure.
-    asked = result.outcome == "guess_limit" and args.guess_limit is not None
-    if result.failure is not None and not asked:
-        print(f"{PROG}: {result.failure}", file=sys.stderr)
-        return EXIT_GAMES_FAILED
-    return 0
-
-
-T = TypeVar("T")
-
-
-class PlayerCodeError(UsageError):
-    """A player's own code raised in ``play``: one line, the traceback in a log file."""
-
-
-def _player_code(call: Callable[[], T], player: str, where: str) -> T:
-    """Run ``call``; an exception of the player's own code becomes one line and a log.
-
-    Raises:
-        PlayerCodeError: the player raised (Ctrl-C and our own one-line errors pass through).
-    """
-    try:
-        return call()
-    except (UsageError, InvalidGameError, InconsistentResponsesError):
-        raise
-    except (Exception, SystemExit) as error:
-        from evo_mastermind.tracebacks import describe_exception, full_traceback, raised_at
-
-        at = raised_at(error)
-        log = _write_log(f"player {player!r}, {where}\n\n{full_traceback(error)}")
-        raise PlayerCodeError(
-            f"player {player!r} raised {describe_exception(error)}"
-            + (f" at {at}" if at else "")
-            + f", {where}"
-            + (f"; full traceback in {log}" if log else "")
-        ) from None
-
-
-def _write_log(text: str) -> Path | None:
-    """Write a traceback to a new log file in the temporary directory; its path."""
-    import tempfile
-
-    try:
-        descriptor, name = tempfile.mkstemp(prefix="evo-mastermind-error-", suffix=".log")
-        with os.fdopen(descriptor, "w", encoding="utf-8") as log:
-            log.write(text)
-    except OSError:
-        return None
-    return Path(name)
-
-
-def _print_game(result: GameResult, as_json: bool) -> None:
-    if as_json:
-        print(
-            json.dumps(
-                {
-                    "secret": result.secret,
-                    "guesses": [
-                        {"guess": m.guess, "black": m.black, "white": m.white} for m in result.moves
-                    ],
-                    "solved": result.solved,
-                    "outcome": result.outcome,
-                    "failure": result.failure,
-                }
-            )
-        )
-        return
-    width = len(str(len(result.moves)))
-    for number, move in enumerate(result.moves, start=1):
-        print(f"{number:>{width}}. {move.guess}  {move.black} black, {move.white} white")
-    verdict = "solved" if result.solved else f"not solved ({result.outcome.replace('_', ' ')})"
-    print(f"secret {result.secret}: {verdict} in {_guesses(result.n_guesses)}")
-
-
-def _guesses(count: int) -> str:
-    return f"{count} guess" if count == 1 else f"{count} guesses"
-
-
-ANSWER_LIMIT = 200
-"""Characters of an answer line read at most; the rest of a longer line is skipped."""
-
-_ANSWER = re.compile(r"\s*([0-9]{1,3})\s*[\s,/]\s*([0-9]{1,3})\s*", re.ASCII)
-
-
-class _StopGame(Exception):
-    """The person ended the game (Ctrl-D or Ctrl-C)."""
-
-
-INTERACTIVE_GUESS_LIMIT = 100
-"""Guesses an interactive game allows on a space too large to check answers against."""
-
-
-def _play_interactive(space: CodeSpace, player: Player, args: argparse.Namespace) -> int:
-    example = "".join(LETTERS[peg % space.colors] for peg in range(space.pegs))
-    print(
-        f"Mastermind: {space.pegs} pegs, {space.colors} colours, letters A to "
-        f"{LETTERS[space.colors - 1]} (a code looks like {example}). Think of a secret code and "
-        "answer each guess with 'black white', e.g. '1 2'; Ctrl-D or Ctrl-C stops.",
-        flush=True,
-    )
-    rng = game_rng(args.seed, args.player, 0, "interactive", space.colors)
-    checker = AnswerCheck(space)
-    limit = args.guess_limit
-    if limit is None and not checker.checkable:
-        limit = INTERACTIVE_GUESS_LIMIT
-    player.start(rng)
-    moves = 0
-    last = ""
-    try:
-        while limit is None or moves < limit:
-            guess = player.ask()
-            response = _ask_answer(space, f"{moves + 1}. {space.format(guess)}", guess, checker)
-            moves += 1
-            if response.black == space.pegs:
-                print(f"solved in {_guesses(moves)}")
-                return 0
-            last = f"{response.black} {response.white} to {space.format(guess)}"
-            player.tell(guess, response)
-    except InconsistentResponsesError as error:
-        # Games too large to check each answer here: the player found the contradiction.
-        print(flush=True)
-        raise InconsistentResponsesError(
-            f"answer {moves} ({last}) contradicts the answers before it: {error}"
-        ) from None
-    except _StopGame:
-        print(flush=True)  # the prompt is left open: end its line
-        print(f"{PROG}: game stopped after {_guesses(moves)}", file=sys.stderr)
-        return 1
-    if args.guess_limit is None:
-        checked = (
-            "only the colours of the answers can be checked against each other, so one may "
-            "be wrong about positions"
-            if checker.colours_checked
-            else "the answers cannot be checked against each other, so one of them may be wrong"
-        )
-        raise UsageError(
-            f"not solved within {_guesses(moves)}; on {space} {checked} (--guess-limit sets "
-            "the bound)"
-        )
-    print(f"not solved within {_guesses(moves)}")
-    return 0
-
-
-BAD_ANSWERS_IN_A_ROW = 10
-"""Refused answers to one guess before the game ends (a script repeating a lie never stops)."""
-
-
-def _ask_answer(space: CodeSpace, shown: str, guess: Code, checker: AnswerCheck) -> Response:
-    """Read answers to one guess until one is well formed, possible and consistent.
-
-    Raises:
-        _StopGame: the person stopped (Ctrl-D, Ctrl-C) with no refused answer pending.
-        UsageError: the input ended right after a refused answer, or too many were refused.
-    """
-    prompt = f"{shown}  black white? "
-    problem = ""
-    for _ in range(BAD_ANSWERS_IN_A_ROW):
-        print(prompt, end="", flush=True)
-        try:
-            line = sys.stdin.readline(ANSWER_LIMIT)
-            too_long = len(line) >= ANSWER_LIMIT and not line.endswith("\n")
-            while too_long and (rest := sys.stdin.readline(ANSWER_LIMIT)):
-                too_long = not rest.endswith("\n")  # skip the rest of an overlong line
-            if not line:
-                raise _StopGame
-        except (KeyboardInterrupt, EOFError):
-            raise _StopGame from None
-        except _StopGame:
-            if problem:  # the answers ended on a refused one: that is the error to report
-                print(flush=True)
-                raise UsageError(f"{problem}; standard input ended") from None
-            raise
-        except UnicodeDecodeError:
-            line = "\ufffd"  # bytes that are not text: answered like any garbage
-        answer = _parse_answer(line, space)
-        if isinstance(answer, str):
-            problem = answer
-        elif answer.black == space.pegs:
-            return answer
-        else:
-            try:
-                checker.add(guess, answer)  # a lie is caught here, whichever player plays
-                return answer
-            except InconsistentResponsesError as error:
-                problem = str(error)
-        print(f"  {problem}; answer again", flush=True)
-    raise UsageError(f"{BAD_ANSWERS_IN_A_ROW} answers in a row refused; the last: {problem}")
-
-
-def _parse_answer(line: str, space: CodeSpace) -> Response | str:
-    """The (black, white) of an answer line, or why it is not a possible answer."""
-    if len(line) >= ANSWER_LIMIT and not line.endswith("\n"):
-        return (
-            f"answer {_shorten(line, 20)} is too long: two small numbers 'black white' are expected"
-        )
-    match = _ANSWER.fullmatch(line.rstrip("\r\n"))
-    if match is None:
-        return f"answer {_shorten(line, 20)} is not two numbers 'black white' such as '1 2'"
-    black, white = (int(part) for part in match.groups())
-    if black + white > space.pegs or (black == space.pegs - 1 and white == 1):
-        return (
-            f"answer {black} black, {white} white is impossible with {space.pegs} pegs "
-            f"(black + white is at most {space.pegs}, and {space.pegs - 1} black 1 white "
-            "cannot happen)"
-        )
-    return Response(black, white)
-
-
-def _tree(args: argparse.Namespace) -> int:
-    if Path(args.out).is_dir():
-        raise UsageError(f"--out {args.out} is a directory; give the file to write")
-    if args.depth is not None and args.format != "dot":
-        raise UsageError("--depth limits a drawing: it needs --format dot")
-    if args.depth is not None and args.depth < 1:
-        raise UsageError(f"--depth must be at least 1, got {args.depth}")
-    from evo_mastermind.players import make_player
-    from evo_mastermind.players.tree import build_tree
-
-    if args.first_guess is not None and args.first_guess.strip().lower() == "all":
-        if args.format != "json":
-            raise UsageError("--first-guess all writes JSON trees; leave out --format")
-        return _tree_every_opening(args)
-    space = CodeSpace(args.pegs, args.colors)
-    options = _options(args)
-    if args.first_guess is not None:
-        options["first_guess"] = args.first_guess
-    player = make_player(args.player, space, options)
-    if args.executor is None:
-        tree = build_tree(player, options, progress=not args.no_progress)
-    else:
-        from evo_mastermind.runner import make_executor
-
-        if not hasattr(player, "executor"):
-            raise UsageError(f"--executor: player {args.player!r} builds its tree here only")
-        if args.scheduler is not None and args.executor != "dask":
-            raise UsageError(f"--scheduler needs --executor dask, not {args.executor}")
-        if args.workers is not None and args.workers < 1:
-            raise UsageError(f"--workers must be at least 1, got {args.workers}")
-        with make_executor(args.executor, args.workers, args.scheduler) as executor:
-            player.executor = executor
-            tree = build_tree(player, options, progress=not args.no_progress)
-    if args.format == "dot":
-        from evo_mastermind.players.tree_dot import tree_to_dot
-
-        Path(args.out).write_text(tree_to_dot(tree, args.depth))
-    else:
-        tree.save(args.out)
-    counts = tree.guess_counts()
-    print(
-        f"{args.player} on {player.space}: {int(counts.sum())} guesses over {counts.size} secrets "
-        f"(mean {counts.mean():.4f}, max {int(counts.max())}); written to {args.out}"
-    )
-    return 0
-
-
-def _tree_every_opening(args: argparse.Namespace) -> int:
-    from evo_mastermind.players.openings import every_opening
-
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--first-guess all writes one tree per opening: --out {out} is a file")
-    space = CodeSpace(args.pegs, args.colors)
-    rows = []
-    print(f"{args.player} on {space}, every distinct opening:")
-    print(f"{'opening':<{max(7, space.pegs)}}  {'total':>7}  {'mean':>7}  {'max':>3}")
-    for found in every_opening(args.player, space, _options(args), not args.no_progress):
-        out.mkdir(parents=True, exist_ok=True)
-        found.tree.save(out / f"{found.opening}.json")
-        rows.append(found)
-        print(
-            f"{found.opening:<{max(7, space.pegs)}}  {found.total:>7}  {found.mean:>7.4f}  "
-            f"{found.depth:>3}",
-            flush=True,
-        )
-    best = min(rows, key=lambda row: (row.total, row.depth, row.opening))
-    print(f"best opening {best.opening} ({best.total} guesses); trees written to {out}/")
-    return 0
 
 
 def _flag(name: str) -> str:
