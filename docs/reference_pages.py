@@ -23,6 +23,7 @@ from pydantic_core import PydanticUndefined
 from evo_mastermind import scsa
 from evo_mastermind.players import PLAYERS, Player
 from evo_mastermind.runner import config as config_module
+from evo_mastermind.runner import entries as entries_module
 from evo_mastermind.runner import sources
 
 Page = tuple[str, list[str]]
@@ -166,9 +167,9 @@ def config_reference() -> Page:
         "",
         "## `players`",
         "",
-        _doc(config_module.PlayerEntry),
+        _doc(entries_module.PlayerEntry),
         "",
-        *fields_table(config_module.PlayerEntry, "PlayerEntry", problems),
+        *fields_table(entries_module.PlayerEntry, "PlayerEntry", problems),
         "",
         "Every other key of an entry is an option of the named player: see the "
         "[players reference](players.md). A list value is a sweep, one entry per value "

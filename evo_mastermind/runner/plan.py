@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from evo_mastermind.players import known_player, validate_params
-from evo_mastermind.runner.config import ConfigError, ExpandedEntry, ExperimentConfig, PlanLimits
+from evo_mastermind.runner.config import ConfigError, ExperimentConfig, PlanLimits
+from evo_mastermind.runner.entries import ExpandedEntry
 from evo_mastermind.runner.sources import GameSize, SecretSource
 from evo_mastermind.seeding import stream_rng
 

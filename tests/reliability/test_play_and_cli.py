@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evo_mastermind.cli import play as cli_play
 from evo_mastermind.cli import BAD_ANSWERS_IN_A_ROW, UsageError, main
+from evo_mastermind.cli import play as cli_play
 from evo_mastermind.codes import CodeSpace
 from evo_mastermind.game import Codemaker, InconsistentResponsesError, play_game
 from evo_mastermind.players import PLAYERS, make_player
