@@ -30,13 +30,17 @@ from evo_mastermind.partitions import (
     best_indices,
     partition_counts,
 )
-from evo_mastermind.scoring import IndexedScorer
+from evo_mastermind.partitions import fewest_totals as counted_fewest_totals
+from evo_mastermind.scoring import IndexedScorer, Packed
 from evo_mastermind.symmetry import CodeClasses, colour_classes
 
 Indices = npt.NDArray[np.int64]
 
 CLASSES_FROM = 2000
 """Consistent sets from this size are scored once per symmetry class (smaller: directly)."""
+
+FEWEST_TOTALS_KERNEL_CELLS = 1 << 16
+"""Responses from which the inner ply of the lookahead is counted by the kernel."""
 
 
 def compiled(scorer: IndexedScorer, heuristic: str | Heuristic) -> str | None:
@@ -233,3 +237,24 @@ def grow_tree(
         CLASSES_FROM,
         max_depth,
     )
+
+
+def fewest_totals(
+    responses: Packed,
+    rows: Indices,
+    members: Indices,
+    totals: npt.NDArray[np.float64],
+    n_responses: int,
+    win: int,
+) -> float:
+    """The least summed part totals of ``members`` over the guesses ``rows`` (the lookahead).
+
+    The numpy definition (:func:`evo_mastermind.partitions.fewest_totals`) for small parts,
+    the kernel (:func:`evo_mastermind.kernels.lookahead.fewest_totals`) from
+    :data:`FEWEST_TOTALS_KERNEL_CELLS` responses on.
+    """
+    if rows.size * members.size < FEWEST_TOTALS_KERNEL_CELLS:
+        return counted_fewest_totals(responses, rows, members, totals, n_responses, win)
+    from evo_mastermind.kernels.lookahead import fewest_totals as kernel_fewest_totals
+
+    return kernel_fewest_totals(responses, rows, members, totals, n_responses, win)

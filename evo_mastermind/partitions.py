@@ -55,6 +55,30 @@ def partition_counts(responses: Packed, n_responses: int) -> Counts:
     return flat.reshape(rows.shape[0], n_responses)
 
 
+def fewest_totals(
+    responses: Packed,
+    rows: npt.NDArray[np.int64],
+    members: npt.NDArray[np.int64],
+    totals: npt.NDArray[np.float64],
+    n_responses: int,
+    win: int,
+) -> float:
+    """The least summed ``totals[part size]`` of the parts guesses ``rows`` cut ``members`` into.
+
+    Args:
+        responses: packed responses, guesses (rows) against candidates (columns).
+        rows: the guesses to try.
+        members: the candidates (columns) to partition.
+        totals: ``totals[k]``, what a part of ``k`` candidates costs (``totals[0] == 0``).
+        n_responses: the packed response range, ``(pegs + 1) ** 2``.
+        win: the packed response of a guess that is the secret (its part costs nothing).
+    """
+    counts = partition_counts(responses[rows][:, members], n_responses)
+    costs = totals[counts]
+    costs[:, win] = 0.0
+    return float(costs.sum(axis=1).min())
+
+
 PARTITION_BLOCK_CELLS = 1 << 24
 """Responses held at once when partitioning a large set (16 M cells: tens of MB, not GB)."""
 

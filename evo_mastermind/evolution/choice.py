@@ -12,7 +12,9 @@ the search stopped without filling it). Two families of scores rank the possible
   wins at once with probability ``1/n``. The ``width`` best guesses by that estimate are then
   rescored by playing, inside each part they leave, the best next guess by the same
   estimate. Part sizes count archive members, so the estimate is exact in scale when the
-  archive holds every consistent code and a ranking heuristic otherwise.
+  archive holds every consistent code and a ranking heuristic otherwise; when the archive is
+  a uniform sample of a set of known size (the ``sampler`` player), each member stands for
+  ``scale`` = set size / sample size codes, and the parts are estimated at that scale.
 
 Every score is oriented higher-is-better; ties go to archive members (consistent codes)
 and then to the game's generator.
@@ -26,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evo_mastermind.codes import Code, Codes
+from evo_mastermind.engine import fewest_totals
 from evo_mastermind.heuristics import HeuristicError, known_heuristic
 from evo_mastermind.partitions import Scores, best_indices, partition_counts
 from evo_mastermind.scoring import Packed, response_matrix
@@ -55,6 +58,9 @@ def check_heuristic(name: HeuristicName) -> HeuristicName:
     return name
 
 
+Totals = npt.NDArray[np.float64]
+
+
 @dataclass(frozen=True)
 class RemainingGuesses:
     """The one-ply estimate of guesses still needed for a set of ``m`` candidates.
@@ -70,8 +76,8 @@ class RemainingGuesses:
     a: float = 1.2
     b: float = 0.42
 
-    def totals(self, sizes: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
-        """``T(m)`` of each part size (0 for empty parts)."""
+    def totals(self, sizes: npt.NDArray[np.integer] | npt.NDArray[np.floating]) -> Totals:
+        """``T(m)`` of each part size (0 for empty parts; a scaled sample's may be fractional)."""
         m = sizes.astype(np.float64)
         beyond = m * (self.a + self.b * np.log(np.maximum(m, 1.0)))
         return np.where(m <= 1.0, m, np.where(m == 2.0, 3.0, beyond))
@@ -82,14 +88,20 @@ def _win_response(pegs: int) -> int:
 
 
 def expected_guesses(
-    responses: Packed, pegs: int, curve: RemainingGuesses
+    responses: Packed, pegs: int, curve: RemainingGuesses, scale: float = 1.0
 ) -> npt.NDArray[np.float64]:
-    """One-ply expected guesses (this one included) of each guess (row) over the candidates."""
+    """One-ply expected guesses (this one included) of each guess (row) over the candidates.
+
+    Each candidate (column) stands for ``scale`` codes of the set (1: the candidates are
+    the set; above 1: a uniform sample of it).
+    """
     n_responses = (pegs + 1) ** 2
     counts = partition_counts(responses, n_responses)
-    totals = curve.totals(counts)
+    # T of every possible part size once, then looked up: a logarithm per size, not per cell.
+    table = curve.totals(np.arange(responses.shape[1] + 1) * scale)
+    totals = table[counts]
     totals[:, _win_response(pegs)] = 0.0  # the guess was the secret: nothing more to play
-    return 1.0 + totals.sum(axis=1) / responses.shape[1]
+    return 1.0 + totals.sum(axis=1) / (responses.shape[1] * scale)
 
 
 def lookahead_scores(
@@ -98,6 +110,7 @@ def lookahead_scores(
     width: int,
     consistent_play: bool,
     curve: RemainingGuesses,
+    scale: float = 1.0,
 ) -> Scores:
     """Minus the two-ply expected guesses of the ``width`` best one-ply guesses (others -inf).
 
@@ -109,23 +122,33 @@ def lookahead_scores(
         consistent_play: the second guess inside a part is one of that part's members
             (otherwise any row may be played).
         curve: the one-ply estimate used at the leaves.
+        scale: codes of the set each archive member stands for (above 1 for a uniform
+            sample of a larger set).
     """
     n = responses.shape[1]
     n_responses = (pegs + 1) ** 2
-    one_ply = expected_guesses(responses, pegs, curve)
+    one_ply = expected_guesses(responses, pegs, curve, scale)
     scores = np.full(responses.shape[0], -np.inf)
     top = np.argsort(one_ply, kind="stable")[:width]
     win = _win_response(pegs)
+    table = curve.totals(np.arange(n + 1) * scale)
+    every = np.arange(responses.shape[0], dtype=np.int64)
     for row in top:
         answers = responses[row].astype(np.intp)
         sizes = np.bincount(answers, minlength=n_responses)
         sizes[win] = 0
-        total = float((sizes == 1).sum() + 3 * (sizes == 2).sum())
+        # Parts of one or two members end at the one-ply estimate (exact for a whole set).
+        small = sizes[(sizes > 0) & (sizes < 3)]
+        total = float(curve.totals(small * scale).sum())
         for answer in np.flatnonzero(sizes >= 3):
-            members = np.flatnonzero(answers == answer)
-            inner = responses[members][:, members] if consistent_play else responses[:, members]
-            total += members.size * float(expected_guesses(inner, pegs, curve).min())
-        scores[row] = -(1.0 + total / n)
+            members = np.flatnonzero(answers == answer).astype(np.int64)
+            # Archive members are the first rows: consistent play tries the part's own.
+            rows = members if consistent_play else every
+            # The part's best next guess: one guess for each member, and what it leaves.
+            total += members.size * scale + fewest_totals(
+                responses, rows, members, table, n_responses, win
+            )
+        scores[row] = -(1.0 + total / (n * scale))
     return scores
 
 
@@ -137,6 +160,7 @@ def choose_guess(
     rng: np.random.Generator,
     width: int = 20,
     curve: RemainingGuesses | None = None,
+    scale: float = 1.0,
 ) -> tuple[Code, bool]:
     """The guess a heuristic picks, computed over the archive's members.
 
@@ -149,6 +173,8 @@ def choose_guess(
         rng: breaks the remaining ties at random.
         width: with ``lookahead``, how many guesses get the second ply.
         curve: with ``lookahead``, the one-ply estimate of remaining guesses.
+        scale: with ``lookahead``, how many consistent codes each archive member stands
+            for (the set's size over the archive's, for a uniform sample; 1 otherwise).
 
     Returns:
         The guess, and whether it is an archive member (consistent).
@@ -164,7 +190,9 @@ def choose_guess(
     guesses = archive if pool is None or pool.shape[0] == 0 else np.concatenate([archive, pool])
     responses = response_matrix(guesses, archive, colors)
     if heuristic == LOOKAHEAD:
-        scores = lookahead_scores(responses, pegs, width, pool is None, curve or RemainingGuesses())
+        scores = lookahead_scores(
+            responses, pegs, width, pool is None, curve or RemainingGuesses(), scale
+        )
     else:
         counts = partition_counts(responses, (pegs + 1) ** 2)
         scores = known_heuristic(heuristic).scores(counts)

@@ -8,6 +8,8 @@
 * :mod:`~evo_mastermind.kernels.scoring`: partition counts and partition scores of a pool
   of guesses;
 * :mod:`~evo_mastermind.kernels.choosing`: a partition player's best guesses at a position;
+* :mod:`~evo_mastermind.kernels.lookahead`: the inner ply of the archive EA's and the
+  sampler's lookahead;
 * :mod:`~evo_mastermind.kernels.trees`: a whole subtree grown in one call;
 * :mod:`~evo_mastermind.kernels.symmetry`: which colours a position may relabel, and the
   class of every code under those relabellings;

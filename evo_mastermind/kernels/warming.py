@@ -6,6 +6,7 @@ import numpy as np
 
 from evo_mastermind.codes import CodeSpace, color_counts
 from evo_mastermind.kernels.choosing import choose
+from evo_mastermind.kernels.lookahead import fewest_totals
 from evo_mastermind.kernels.responses import columns, responses, weight
 from evo_mastermind.kernels.scoring import (
     _clog_table,
@@ -44,4 +45,7 @@ def warm() -> None:
         choose(codes, counts, every[::5], (every, every), pool_all, "entropy", True)
     grow_tree(codes, counts, space.place_values, every, 0, 1, -1, True, "entropy", 2000, 100)
     canonical_codes(codes, np.ones(space.colors, dtype=np.int64), space.place_values)
-    responses(codes, counts, 0, every)
+    packed = responses(codes, counts, 0, every)
+    win = space.pegs * (space.pegs + 1)
+    totals = np.zeros(space.size + 1)
+    fewest_totals(packed[None, :], every[:1], every, totals, space.n_responses, win)

@@ -11,6 +11,9 @@ With ``play: all`` the possible guesses also include codes one peg away from sam
 (a random member, a random peg, another colour): the kind of near-consistent code the
 archive EA's search evaluates and may play (sample members win ties).
 
+``lookahead`` also plays over a sample (``heuristic_when_full`` unset): each sampled code
+stands for (consistent set size / μ) codes, so the part sizes it estimates are the set's.
+
 Presets per game size (``preset: 8x12``) keep the archive EA's first guesses and heuristics,
 with μ as measured (small-scale) in the study page.
 """
@@ -25,7 +28,12 @@ from pydantic import PositiveInt, field_validator
 
 from evo_mastermind.codes import Code, Codes, CodeSpace, InvalidGameError
 from evo_mastermind.evolution.archive import outside
-from evo_mastermind.evolution.choice import HeuristicName, RemainingGuesses, choose_guess
+from evo_mastermind.evolution.choice import (
+    LOOKAHEAD,
+    HeuristicName,
+    RemainingGuesses,
+    choose_guess,
+)
 from evo_mastermind.evolution.fitness import History
 from evo_mastermind.evolution.neighbourhood import distinct_rows
 from evo_mastermind.game import InconsistentResponsesError, PlayerStats
@@ -36,7 +44,12 @@ from evo_mastermind.players.base import (
     heuristic_option,
     register_player,
 )
-from evo_mastermind.sampling import Constraints, NoConsistentCodeError, sample_consistent
+from evo_mastermind.sampling import (
+    Constraints,
+    NoConsistentCodeError,
+    count_consistent,
+    sample_consistent,
+)
 from evo_mastermind.scoring import Response
 
 Play = Literal["consistent", "all"]
@@ -54,7 +67,8 @@ class SamplerParams(PlayerParams):
     (expected guesses, two moves ahead; see :mod:`evo_mastermind.evolution.choice`)."""
     heuristic_when_full: HeuristicName | None = None
     """The score used instead when the sample is not the whole consistent set (unset:
-    ``heuristic``); ``lookahead`` needs the true part sizes."""
+    ``heuristic``). ``lookahead`` over a sample counts each sampled code as (consistent set
+    size / sample size) codes, the set's size counted exactly."""
     play: Play = "consistent"
     """``consistent`` plays a sampled code; ``all`` may also play a code one peg away from
     a sampled one (sampled codes win ties)."""
@@ -160,6 +174,10 @@ class SamplerPlayer(Player[SamplerParams]):
         heuristic = options.heuristic
         if not sample.complete and options.heuristic_when_full is not None:
             heuristic = options.heuristic_when_full
+        scale = 1.0
+        if not sample.complete and heuristic == LOOKAHEAD:
+            size = sample.size if sample.size is not None else count_consistent(constraints)
+            scale = size / sample.codes.shape[0]
         guess, _ = choose_guess(
             sample.codes,
             self._neighbours(sample.codes) if options.play == "all" else None,
@@ -168,6 +186,7 @@ class SamplerPlayer(Player[SamplerParams]):
             self._rng,
             options.lookahead_width,
             self.curve,
+            scale,
         )
         return guess.copy()
 

@@ -90,3 +90,31 @@ def test_choose_guess_with_lookahead_returns_a_member_when_playing_consistently(
     archive = consistent_set("ABBC", ["AABB", "CDEF"])
     guess, consistent = choose_guess(archive, None, "lookahead", 6, np.random.default_rng(2))
     assert consistent and any((guess == member).all() for member in archive)
+
+
+def test_a_sample_standing_for_copies_equals_the_copies_one_ply() -> None:
+    # Each sampled code standing for 3 codes: the same estimate as 3 copies of each one.
+    archive = consistent_set("ABBC", ["AABB"])
+    guesses = np.concatenate([archive, codes("FFEE", "ABCD")])
+    responses = response_matrix(guesses, archive, 6)
+    copies = np.repeat(responses, 3, axis=1)
+    curve = RemainingGuesses()
+    assert expected_guesses(responses, 4, curve, scale=3.0) == pytest.approx(
+        expected_guesses(copies, 4, curve)
+    )
+
+
+def test_lookahead_over_a_sample_costs_its_small_parts_at_their_scale() -> None:
+    # A part of one sampled code is one code of a whole set (one more guess) but 50 codes
+    # of a set sampled at scale 50: the scaled two-ply estimate must grow accordingly.
+    archive = consistent_set("ABBC", ["AABB", "CDEF"])
+    responses = response_matrix(archive, archive, 6)
+    curve = RemainingGuesses()
+    whole = -lookahead_scores(responses, 4, 3, True, curve)
+    sampled = -lookahead_scores(responses, 4, 3, True, curve, scale=50.0)
+    rescored = np.isfinite(whole)
+    assert (np.isfinite(sampled) == rescored).all()
+    assert (sampled[rescored] > whole[rescored] + 1.0).all()
+    # Scale 1 is the whole-set estimate, unchanged.
+    same = -lookahead_scores(responses, 4, 3, True, curve, scale=1.0)
+    assert same[rescored] == pytest.approx(whole[rescored])
