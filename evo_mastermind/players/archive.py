@@ -11,6 +11,15 @@ the guess, from the archive (consistent play) or from every code evaluated durin
 members still consistent, and they seed the next move's population. The code space is never
 listed, so the player runs on games whose space could not be.
 
+Two options bring in the exact uniform sampler of the consistent codes
+(:func:`evo_mastermind.sampling.sample_consistent`, drawn with the game's generator), which
+the search's archive only approximates (a biased sample early in a game, an incomplete one
+late): ``uniform_seeds`` puts that many uniform consistent codes into the archive and the
+search's first population before each move's search, and ``uniform_complete`` tops up an
+archive the search and scans left short of μ with uniform consistent codes (the whole
+consistent set when it has fewer than μ codes). Both are off by default; the scaling studies
+``scaling/uniform_*`` measure them (docs/studies/uniform-sampling.md).
+
 Variants measured as no gain on (8,12) and removed (restarts away from the archive, members
 ranked behind new codes, uniform draws): see the docs' study notes, "Larger games".
 
@@ -36,7 +45,7 @@ from types import MappingProxyType
 from typing import Literal
 
 import numpy as np
-from pydantic import Field, PositiveInt, field_validator
+from pydantic import Field, PositiveInt, field_validator, model_validator
 
 from evo_mastermind.codes import Code, Codes, CodeSpace
 from evo_mastermind.evolution.archive import Archive, outside
@@ -48,8 +57,21 @@ from evo_mastermind.evolution.choice import (
 from evo_mastermind.evolution.neighbourhood import distinct_rows, scan_around
 from evo_mastermind.evolution.search import PopulationSearch, SearchSettings
 from evo_mastermind.evolution.vectorised import VectorisedSearch
-from evo_mastermind.players.base import PlayerParams, Preset, heuristic_option, register_player
+from evo_mastermind.game import InconsistentResponsesError, PlayerStats
+from evo_mastermind.players.base import (
+    PlayerParams,
+    Preset,
+    heuristic_option,
+    option_error,
+    register_player,
+)
 from evo_mastermind.players.evolutionary import GAParams, _BestSoFar, _SearchPlayer
+from evo_mastermind.sampling import (
+    ConsistentSample,
+    Constraints,
+    NoConsistentCodeError,
+    sample_consistent,
+)
 from evo_mastermind.scoring import Response
 
 Play = Literal["consistent", "all"]
@@ -119,11 +141,35 @@ class ArchiveParams(GAParams):
     """The genetic search's cap per move (the scans have their own budget). A search that
     reaches it with an empty archive first counts the consistent codes exactly (games up to
     (12,12)) and stops the game as inconsistent if there are none."""
+    uniform_seeds: int = Field(default=0, ge=0)
+    """At each move after the first, draw this many distinct codes uniformly from the codes
+    consistent with the history (exactly, with the game's generator; every one when fewer
+    are consistent) and put them into the archive, beside the members kept from the last
+    move (as many as it has room for), before the search runs: the archive's members
+    start the search's population. 0: none; at most ``mu``. The archive then holds an
+    unbiased share beside what the search finds."""
+    uniform_complete: bool = False
+    """After the move's search and scans, top up an archive left short of μ with distinct
+    codes drawn uniformly from the consistent codes not yet in it (the whole consistent set
+    when it has fewer than μ codes), so that the heuristic scores a full archive or every
+    consistent code. A search that spent its budget with no member is then completed the
+    same way instead of playing a capped guess."""
 
     @field_validator("heuristic", "heuristic_when_full")
     @classmethod
     def _known(cls, name: str | None) -> str | None:
         return heuristic_option(name)
+
+    @model_validator(mode="after")
+    def _seeds_fit_the_archive(self) -> ArchiveParams:
+        if self.uniform_seeds > self.mu:
+            raise option_error(
+                ValueError(
+                    f"uniform_seeds ({self.uniform_seeds}) is more than the archive holds "
+                    f"(mu: {self.mu})"
+                )
+            )
+        return self
 
 
 _LARGE = {"heuristic": "lookahead", "heuristic_when_full": "entropy", "mu": 1000}
@@ -172,6 +218,10 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
         self.archive = Archive(space.pegs, self.params.mu)
         self.curve = RemainingGuesses(self.params.remaining_a, self.params.remaining_b)
         self._seen: list[Codes] = []
+        self._whole = False
+        """Whether the archive is known to hold every consistent code (a uniform draw
+        returned the whole set; filtering by a response keeps that true)."""
+        self._uniform_trials = 0
 
     @classmethod
     def items_held(cls, params: PlayerParams) -> int:
@@ -189,19 +239,46 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
         """Empty the archive and the population."""
         super().reset_game()
         self.archive.clear()
+        self._whole = False
+        self._uniform_trials = 0
+
+    def stats(self) -> PlayerStats:
+        """Evaluations, distinct codes evaluated and capped guesses in this game.
+
+        ``evaluations`` also counts the codes the uniform sampler drew from the whole space
+        and tested (``uniform_seeds``, ``uniform_complete``).
+        """
+        counted = super().stats()
+        if not self._uniform_trials:
+            return counted
+        return PlayerStats(
+            evaluations=(counted.evaluations or 0) + self._uniform_trials,
+            distinct_codes=counted.distinct_codes,
+            capped_guesses=counted.capped_guesses,
+        )
 
     def after_response(self, guess: Code, response: Response) -> None:
         """Keep only the members still consistent."""
         self.archive.keep_consistent(guess, response.pack(self.space.pegs), self.space.colors)
 
     def next_guess(self) -> Code:
-        """Fill the archive (search, then scans), then let the heuristic choose."""
+        """Fill the archive (uniform seeds, search, scans, uniform completion), then choose.
+
+        Raises:
+            InconsistentResponsesError: no code agrees with every response (found exactly
+                by a uniform draw, or counted after a search that found no member).
+        """
         self._seen = []
-        best = self._search()
-        if len(self.archive) == 0:
-            return self.capped(best)
-        self._scan()
         options = self.params
+        if options.uniform_seeds and not self._whole:
+            self._draw_uniform(options.uniform_seeds)
+        best = self._search()
+        if len(self.archive) == 0 and not options.uniform_complete:
+            return self.capped(best)
+        if len(self.archive):
+            self._scan()
+        if options.uniform_complete and not self.archive.full and not self._whole:
+            self._draw_uniform(options.mu)
         members = self.archive.codes
         heuristic = options.heuristic
         if self.archive.full and options.heuristic_when_full is not None:
@@ -216,6 +293,32 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
             self.curve,
         )
         return guess.copy()
+
+    def _draw_uniform(self, n: int) -> None:
+        """Offer ``n`` distinct uniform consistent codes to the archive, until it is full.
+
+        Drawing ``n <= mu`` codes in a uniformly random order and offering them in that order
+        adds, to an archive of ``m`` members, a uniform choice of ``min(n, mu - m)`` of the
+        consistent codes outside it: at most ``m`` drawn codes are already members.
+
+        Raises:
+            InconsistentResponsesError: no code agrees with every response.
+        """
+        sample = self._sample_consistent(n)
+        self.archive.offer(sample.codes)
+        # Members are consistent codes, so as many members as the whole set are the set.
+        self._whole = sample.complete and len(self.archive) == sample.codes.shape[0]
+
+    def _sample_consistent(self, n: int) -> ConsistentSample:
+        constraints = Constraints.of(self.space, self.history)
+        try:
+            sample = sample_consistent(constraints, n, self._rng)
+        except NoConsistentCodeError:
+            raise InconsistentResponsesError.because(
+                f"no code of {self.space} agrees with all {len(self.history)} responses"
+            ) from None
+        self._uniform_trials += sample.trials
+        return sample
 
     def _search(self) -> _BestSoFar:
         """Run the genetic search until the archive is full or stops growing."""

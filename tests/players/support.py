@@ -89,6 +89,13 @@ def every_player(tree_path: Path) -> list[dict[str, Any]]:
         {"label": "Archive DEAP", "player": "archive", "search": "deap", **small_archive},
         {"label": "Archive numpy", "player": "archive", "search": "vectorised", **small_archive},
         {"label": "Archive all", "player": "archive", "play": "all", **small_archive},
+        {
+            "label": "Archive uniform",
+            "player": "archive",
+            "uniform_seeds": 5,
+            "uniform_complete": True,
+            **small_archive,
+        },
         {"label": "Most parts mu", "player": "most_parts", "mu": 10},
         {"label": "One-ply worst case", "player": "one_ply", "heuristic": "worst_case", "mu": 10},
         {"label": "Rao random", "player": "rao", "color_order": "random"},
