@@ -81,6 +81,11 @@ EFFECTS: dict[tuple[str, str], Effect] = {
     ("archive", "lookahead_width"): Effect(1, {"heuristic": "lookahead"}),
     ("archive", "remaining_a"): Effect(0.0, {"heuristic": "lookahead", "lookahead_width": 30}),
     ("archive", "remaining_b"): Effect(5.0, {"heuristic": "lookahead", "mu": 100}, (4, 6), 6),
+    ("archive", "uniform_seeds"): Effect(10),
+    # A short search without scans leaves the archive below mu: completion fills it.
+    ("archive", "uniform_complete"): Effect(
+        True, {"mu": 200, "max_generations_without_new": 1, "neighbourhood_radius": 0}
+    ),
     **{
         ("eda", option): GENETIC[option]
         for option in (
