@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks._record import record
+from benchmarks.studies.paired import paired_difference
 from evo_mastermind.codes import Code, Codes, CodeSpace
 from evo_mastermind.evolution.choice import choose_guess
 from evo_mastermind.game import Codemaker, play_game
@@ -138,11 +139,9 @@ def play_subset(
     archive = np.array(figures[ARCHIVE]["guesses"], dtype=float)
     for label, row in figures.items():
         if label != ARCHIVE:
-            difference = np.array(row["guesses"], dtype=float) - archive
-            row["paired_difference_vs_archive"] = round(float(difference.mean()), 4)
-            row["paired_standard_error"] = round(
-                float(difference.std(ddof=1) / np.sqrt(difference.size)), 4
-            )
+            paired = paired_difference(row["guesses"], archive)
+            row["paired_difference_vs_archive"] = round(paired.mean, 4)
+            row["paired_standard_error"] = round(paired.standard_error, 4)
     return figures
 
 
