@@ -1,14 +1,15 @@
 """Entries of one results directory compared secret by secret with a reference entry.
 
 Run with ``python -m benchmarks.studies.paired results/scaling/uniform_sweep_5x8 --against
-"Sampler (consistent)" --against "Sampler (all)"``: every entry is paired with the
+"Sampler (consistent)" --against "Sampler (all)"`` (several directories are pooled, each
+game paired within its own: the two (8,12) samples): every entry is paired with the
 reference whose label begins its own (the longest such; ``Sampler (all) mu=2000`` with
 ``Sampler (all)``), on the games of the same (size, secrets, run, secret, occurrence);
 ``--pair LABEL REFERENCE`` adds any other pair. Per entry it prints the mean (max)
 guesses, the CPU seconds a game (the player's thread time) and the paired difference entry
 minus reference: its mean, standard error and the Wilcoxon signed-rank p (zero differences
 dropped, scipy's default). The report's ``wilcoxon.csv`` holds rank-sum tests, which ignore
-the pairing. Figures go to ``benchmarks/results/paired_<results directory name>.json``.
+the pairing. Figures go to ``benchmarks/results/paired_<directory names, joined by +>.json``.
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ from scipy.stats import wilcoxon
 from benchmarks._record import record
 from evo_mastermind.runner import ResultsDir
 
-PAIR_COLUMNS = ["pegs", "colors", "secrets", "run", "secret", "occurrence"]
-"""What makes two games of different entries the same game to pair."""
+PAIR_COLUMNS = ["results", "pegs", "colors", "secrets", "run", "secret", "occurrence"]
+"""What makes two games of different entries the same game to pair (``results``: the
+directory, when several are pooled)."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,7 @@ def compare(
     if len(failed):
         raise ValueError(f"{len(failed)} failed games ({failed['label'].iloc[0]}): not paired")
     by_label = {
-        str(label): rows.sort_values(PAIR_COLUMNS).reset_index(drop=True)
+        str(label): rows.sort_values(_pair_columns(rows)).reset_index(drop=True)
         for label, rows in games.groupby("label", sort=False)
     }
     figures: dict[str, dict[str, Any]] = {}
@@ -104,7 +106,8 @@ def compare(
 def _paired(by_label: dict[str, pd.DataFrame], label: str, reference: str) -> dict[str, Any]:
     """The figures of ``label`` minus ``reference``, game by game."""
     rows, other = by_label[label], by_label[reference]
-    if not rows[PAIR_COLUMNS].equals(other[PAIR_COLUMNS]):
+    columns = _pair_columns(rows)
+    if not rows[columns].equals(other[columns]):
         raise ValueError(f"{label!r} and {reference!r} did not play the same games")
     paired = paired_difference(rows["n_guesses"], other["n_guesses"])
     return {
@@ -117,12 +120,19 @@ def _paired(by_label: dict[str, pd.DataFrame], label: str, reference: str) -> di
     }
 
 
+def _pair_columns(games: pd.DataFrame) -> list[str]:
+    """The :data:`PAIR_COLUMNS` these games have (``results`` only when pooled)."""
+    return [column for column in PAIR_COLUMNS if column in games.columns]
+
+
 def main() -> None:
-    """Pair the entries of a results directory and record the figures."""
+    """Pair the entries of one results directory, or of several pooled, and record them."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("results", type=Path, help="a results directory with its games/")
     parser.add_argument(
-        "--against", action="append", required=True, help="a reference label (repeatable)"
+        "results", type=Path, nargs="+", help="results directories with their games/ (pooled)"
+    )
+    parser.add_argument(
+        "--against", action="append", default=[], help="a reference label (repeatable)"
     )
     parser.add_argument(
         "--pair",
@@ -133,14 +143,19 @@ def main() -> None:
         help="also LABEL against REFERENCE (repeatable)",
     )
     args = parser.parse_args()
-    games = ResultsDir(args.results).load_games()
-    if games.empty:
-        parser.error(f"{args.results}: no games stored")
+    if not args.against and not args.pair:
+        parser.error("give a reference (--against) or a pair (--pair)")
+    tables = []
+    for directory in args.results:
+        games = ResultsDir(directory).load_games()
+        if games.empty:
+            parser.error(f"{directory}: no games stored")
+        tables.append(games.assign(results=directory.name) if len(args.results) > 1 else games)
     try:
-        figures = compare(games, args.against, [tuple(pair) for pair in args.pair])
+        figures = compare(pd.concat(tables), args.against, [tuple(pair) for pair in args.pair])
     except ValueError as error:
         parser.error(str(error))
-    record(f"paired_{args.results.name}", figures)
+    record("paired_" + "+".join(directory.name for directory in args.results), figures)
 
 
 if __name__ == "__main__":

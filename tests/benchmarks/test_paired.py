@@ -79,3 +79,16 @@ def test_any_two_entries_can_be_paired_beside_the_references() -> None:
     figures = compare(table, ["Consistent"], [("All", "Consistent")])
     assert figures["All vs Consistent"]["paired_difference"] == -0.5
     assert "paired_difference" not in figures["All"]
+
+
+def test_pooled_directories_pair_each_game_within_its_own() -> None:
+    # The same secret in two samples: each game pairs with its own sample's, not the other's.
+    first = pd.concat([games("A", [4], ["ABCD"]), games("B", [6], ["ABCD"])]).assign(
+        results="first"
+    )
+    second = pd.concat([games("A", [8], ["ABCD"]), games("B", [5], ["ABCD"])]).assign(
+        results="second"
+    )
+    figures = compare(pd.concat([second, first]), ["A"], [("B", "A")])
+    # Pairs: first 6 - 4, second 5 - 8.
+    assert figures["B vs A"]["paired_difference"] == pytest.approx(-0.5)
