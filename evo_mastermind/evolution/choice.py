@@ -59,6 +59,7 @@ def check_heuristic(name: HeuristicName) -> HeuristicName:
 
 
 Totals = npt.NDArray[np.float64]
+"""Estimated guesses, in all, that parts of given sizes need (``T(m)`` of each)."""
 
 
 @dataclass(frozen=True)

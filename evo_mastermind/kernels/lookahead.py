@@ -49,15 +49,5 @@ def fewest_totals(
     n_responses: int,
     win: int,
 ) -> float:
-    """The least summed ``totals[part size]`` over the guesses ``rows`` (the win's part free).
-
-    Args:
-        responses: packed responses, guesses (rows) against candidates (columns).
-        rows: the guesses to try.
-        members: the candidates (columns) of the part.
-        totals: ``totals[k]``: the estimated guesses a part of ``k`` members needs in all
-            (``totals[0] == 0``), at least ``members.size + 1`` entries.
-        n_responses: the packed response range, ``(pegs + 1) ** 2``.
-        win: the packed response of a guess that is the secret.
-    """
+    """:func:`evo_mastermind.partitions.fewest_totals` (the same arguments), compiled."""
     return float(call(_fewest_totals, responses, rows, members, totals, n_responses, win))
