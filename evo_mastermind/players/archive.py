@@ -57,7 +57,7 @@ from evo_mastermind.evolution.choice import (
 from evo_mastermind.evolution.neighbourhood import distinct_rows, scan_around
 from evo_mastermind.evolution.search import PopulationSearch, SearchSettings
 from evo_mastermind.evolution.vectorised import VectorisedSearch
-from evo_mastermind.game import InconsistentResponsesError, PlayerStats
+from evo_mastermind.game import PlayerStats
 from evo_mastermind.players.base import (
     PlayerParams,
     Preset,
@@ -66,12 +66,8 @@ from evo_mastermind.players.base import (
     register_player,
 )
 from evo_mastermind.players.evolutionary import GAParams, _BestSoFar, _SearchPlayer
-from evo_mastermind.sampling import (
-    ConsistentSample,
-    Constraints,
-    NoConsistentCodeError,
-    sample_consistent,
-)
+from evo_mastermind.players.sampler import draw_consistent
+from evo_mastermind.sampling import ConsistentSample, Constraints
 from evo_mastermind.scoring import Response
 
 Play = Literal["consistent", "all"]
@@ -310,13 +306,7 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
         self._whole = sample.complete and len(self.archive) == sample.codes.shape[0]
 
     def _sample_consistent(self, n: int) -> ConsistentSample:
-        constraints = Constraints.of(self.space, self.history)
-        try:
-            sample = sample_consistent(constraints, n, self._rng)
-        except NoConsistentCodeError:
-            raise InconsistentResponsesError.because(
-                f"no code of {self.space} agrees with all {len(self.history)} responses"
-            ) from None
+        sample = draw_consistent(Constraints.of(self.space, self.history), n, self._rng)
         self._uniform_trials += sample.trials
         return sample
 

@@ -46,6 +46,7 @@ from evo_mastermind.players.base import (
     register_player,
 )
 from evo_mastermind.sampling import (
+    ConsistentSample,
     Constraints,
     NoConsistentCodeError,
     count_consistent,
@@ -114,6 +115,20 @@ PRESETS = MappingProxyType(
 """Settings per game size: the archive EA's best heuristics and first guesses, its μ."""
 
 
+def draw_consistent(constraints: Constraints, n: int, rng: np.random.Generator) -> ConsistentSample:
+    """``n`` distinct uniform consistent codes (every one when fewer), for a player's move.
+
+    Raises:
+        InconsistentResponsesError: no code agrees with every response (found exactly).
+    """
+    try:
+        return sample_consistent(constraints, n, rng)
+    except NoConsistentCodeError:
+        raise InconsistentResponsesError.because(
+            f"no code of {constraints.space} agrees with all {len(constraints)} responses"
+        ) from None
+
+
 @register_player("sampler")
 class SamplerPlayer(Player[SamplerParams]):
     """Plays a heuristic's pick over μ codes drawn uniformly from the consistent set."""
@@ -164,12 +179,7 @@ class SamplerPlayer(Player[SamplerParams]):
             return self.first_guess.copy()
         options = self.params
         constraints = Constraints.of(self.space, self.history)
-        try:
-            sample = sample_consistent(constraints, options.mu, self._rng)
-        except NoConsistentCodeError:
-            raise InconsistentResponsesError.because(
-                f"no code of {self.space} agrees with all {len(self.history)} responses"
-            ) from None
+        sample = draw_consistent(constraints, options.mu, self._rng)
         self._trials += sample.trials
         self._sampled += sample.codes.shape[0]
         heuristic = options.heuristic

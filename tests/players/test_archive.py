@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-import evo_mastermind.players.archive as archive_module
+import evo_mastermind.players.sampler as sampler_module
 from evo_mastermind.codes import Codes, CodeSpace
 from evo_mastermind.evolution.fitness import code_keys
 from evo_mastermind.game import Codemaker, InconsistentResponsesError, Move, play_game
@@ -82,7 +82,8 @@ def play_watching_the_archive(
 ) -> int:
     """One game, checking the archive after every move; returns the draws made."""
     recorder = Recorder()
-    monkeypatch.setattr(archive_module, "sample_consistent", recorder)
+    # The archive draws through the sampler player's draw_consistent.
+    monkeypatch.setattr(sampler_module, "sample_consistent", recorder)
     player = make_player("archive", SPACE, {**SMALL, **options})
     assert isinstance(player, ArchivePlayer)
     player.start(np.random.default_rng(seed))
