@@ -1,7 +1,8 @@
 """Small-scale figures of the sampler player beside the archive EA, and the archive's bias.
 
-Run with ``python -m benchmarks.studies.uniform_sampling`` (about three CPU minutes; with
-``--mu``, the sampler alone at other μ, about three more). It
+Run with ``python -m benchmarks.studies.uniform_sampling`` (about three CPU minutes with the
+configs' first entries, about seven with every entry they hold now; with ``--mu``, the
+sampler alone at other μ, about three more). It
 plays a spread subset of the secrets of ``scaling/uniform_5x8`` (every 5th of
 the 500: 100) and ``uniform_8x12.yaml`` (every 25th: 20) with each player entry of those
 configs, each game with the generator the full run gives it (the archive EA's games are
