@@ -20,9 +20,9 @@ import pyarrow as pa
 from tqdm import tqdm
 
 from evo_mastermind.codes import InvalidGameError
+from evo_mastermind.execution import Executor
 from evo_mastermind.runner.config import ExperimentConfig
 from evo_mastermind.runner.crash import PlayerCrash, PlayerCrashError
-from evo_mastermind.runner.executors import Executor
 from evo_mastermind.runner.plan import GameKey, Group, make_batch, plan_groups
 from evo_mastermind.runner.record import ExperimentRecord
 from evo_mastermind.runner.storage import NewerRecordError, ResultsDir, ResultsError
