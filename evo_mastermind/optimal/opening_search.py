@@ -16,20 +16,46 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from evo_mastermind.codes import CodeSpace
 from evo_mastermind.execution import Executor
 from evo_mastermind.optimal.outcome import Progress, Solution
-from evo_mastermind.optimal.parts import PartTask, Subtree, solve_part
-
-if TYPE_CHECKING:
-    from evo_mastermind.optimal.solver import OptimalSolver
+from evo_mastermind.optimal.parts import PartSolver, PartTask, Subtree, solve_part
 
 WORKER_MODULES = ("evo_mastermind.optimal.solver",)
 """What a worker process of the search imports (a process pool preloads it once)."""
+
+
+class PreparedGame(PartSolver, Protocol):
+    """What the search asks of the solver of a game (:class:`~.solver.OptimalSolver`)."""
+
+    space: CodeSpace
+    inf: int
+    unlimited: int
+
+    def openings(self, d: int) -> tuple[list[int], list[int]]:
+        """The openings to try with ``d`` guesses and their counting bounds, best first."""
+        ...
+
+    def parts(
+        self, members: npt.NDArray[np.int32], guess: int
+    ) -> list[tuple[int, npt.NDArray[np.int32]]]:
+        """The non-winning parts of ``members`` by response to ``guess``."""
+        ...
+
+    def floor_of(self, size: int, d: int) -> int:
+        """The counting bound of a set of ``size`` secrets with ``d`` guesses left."""
+        ...
+
+    def read_tree(
+        self, opening: int, limit: int, total: int, lower: int, complete: bool
+    ) -> Solution:
+        """The tree after ``opening``, read off this process's table."""
+        ...
 
 
 @dataclass
@@ -76,7 +102,7 @@ class OpeningSearch:
 
     def __init__(
         self,
-        solver: OptimalSolver,
+        solver: PreparedGame,
         d: int,
         executor: Executor,
         report: Callable[[Progress], None] | None,
@@ -201,7 +227,7 @@ class OpeningSearch:
             return None
         lower = self.lower(self.best_total)
         if self.executor.in_process:
-            return self.solver._tree(best.guess, self.d, self.best_total, lower, self.complete)
+            return self.solver.read_tree(best.guess, self.d, self.best_total, lower, self.complete)
         nodes: dict[tuple[int, ...], int] = {(): best.guess}
         counts = np.ones(self.size, dtype=np.int64)
         for response, part in best.parts:

@@ -10,19 +10,29 @@ transposition table serves every task it meets).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from evo_mastermind.codes import CodeSpace
 
-if TYPE_CHECKING:
-    from evo_mastermind.optimal.solver import OptimalSolver
-
 Subtree = tuple[dict[tuple[int, ...], int], npt.NDArray[np.int64]]
 """A part's tree: the guess at every node by its path of packed responses, and the guesses
 each member needs from the part on (see :meth:`OptimalSolver.subtree`)."""
+
+
+class PartSolver(Protocol):
+    """What solves a task: :class:`~evo_mastermind.optimal.solver.OptimalSolver`."""
+
+    @classmethod
+    def of(cls, space: CodeSpace) -> PartSolver:
+        """This process's solver of ``space``."""
+        ...
+
+    def answer(self, task: PartTask) -> tuple[int, Subtree | None]:
+        """The task's optimum within its budget (else a bound above it), maybe its tree."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -37,7 +47,7 @@ class PartTask:
     opening: int
     with_tree: bool
     """A worker elsewhere sends the part's tree back; the search's own process reads it later."""
-    solver: type[OptimalSolver]
+    solver: type[PartSolver]
     """The solver's class, sent by reference: a worker builds its own from it."""
 
 

@@ -292,7 +292,9 @@ class OptimalSolver:
             return int(self._search.INF)
         return int(self.floor[size])
 
-    def _tree(self, opening: int, limit: int, total: int, lower: int, complete: bool) -> Solution:
+    def read_tree(
+        self, opening: int, limit: int, total: int, lower: int, complete: bool
+    ) -> Solution:
         """The whole tree after ``opening``, read off the transposition table."""
         everything = np.arange(self.space.size, dtype=np.int32)
         nodes, counts = self.subtree(everything, limit, opening, [])

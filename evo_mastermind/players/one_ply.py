@@ -331,7 +331,9 @@ class PartitionPlayer(OnePlyPlayer):
             return None
         from evo_mastermind.players.tree_building import grow_partition_tree
 
-        return grow_partition_tree(self, progress)
+        first = self.space.index(self.ask())
+        pool_all = self.settings.pool == "all"
+        return grow_partition_tree(self.space, self.name, first, pool_all, self.heuristic, progress)
 
 
 class HeuristicParams(OnePlyParams):

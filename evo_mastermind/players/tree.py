@@ -16,27 +16,14 @@ import numpy as np
 from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
 from evo_mastermind.game import InconsistentResponsesError
 from evo_mastermind.players.base import Player, PlayerParams, register_player
-from evo_mastermind.players.decision_tree import (
-    TREE_FORMAT,
-    DecisionTree,
-    SearchBound,
-    TreeNode,
-)
-from evo_mastermind.players.tree_building import MAX_DEPTH, THREADS_FROM, build_tree
+from evo_mastermind.players.decision_tree import TREE_FORMAT as TREE_FORMAT
+from evo_mastermind.players.decision_tree import DecisionTree as DecisionTree
+from evo_mastermind.players.decision_tree import SearchBound as SearchBound
+from evo_mastermind.players.decision_tree import TreeNode as TreeNode
+from evo_mastermind.players.tree_building import MAX_DEPTH as MAX_DEPTH
+from evo_mastermind.players.tree_building import THREADS_FROM as THREADS_FROM
+from evo_mastermind.players.tree_building import build_tree as build_tree
 from evo_mastermind.scoring import Response
-
-__all__ = [
-    "MAX_DEPTH",
-    "THREADS_FROM",
-    "TREE_FORMAT",
-    "DecisionTree",
-    "PartialTreeWarning",
-    "SearchBound",
-    "TreeNode",
-    "TreeParams",
-    "TreePlayer",
-    "build_tree",
-]
 
 
 class PartialTreeWarning(UserWarning):

@@ -30,8 +30,8 @@ from evo_mastermind.players.decision_tree import (
 from evo_mastermind.scoring import Response, indexed_scorer
 
 if TYPE_CHECKING:
+    from evo_mastermind.codes import CodeSpace
     from evo_mastermind.execution import Executor
-    from evo_mastermind.players.one_ply import PartitionPlayer
 
 MAX_DEPTH = 100
 THREADS_FROM = 10_000
@@ -104,26 +104,29 @@ def _asked(player: Player) -> TreeNode:
     return expand(np.arange(space.size, dtype=np.int64), 1)
 
 
-def grow_partition_tree(player: PartitionPlayer, progress: bool) -> GrownTree:
+def grow_partition_tree(
+    space: CodeSpace,
+    name: str,
+    first: int,
+    pool_all: bool,
+    heuristic: str,
+    progress: bool,
+) -> GrownTree:
     """A partition player's tree grown by the compiled kernel (the guesses asking would give).
 
-    Only the first guess is asked of the player (it may derive it from the empty board);
-    the rest is grown by :func:`evo_mastermind.engine.grow_tree`, which chooses as the
-    player does: in one call on small spaces, else one subtree under each response to the
-    first guess, several at once on as many threads as Numba may use.
+    Only the first guess (a code index) comes from the player (it may derive it from the
+    empty board); the rest is grown by :func:`evo_mastermind.engine.grow_tree`, which
+    chooses as a player of that heuristic with lexicographic ties does (every code in the
+    pool if ``pool_all``): in one call on small spaces, else one subtree under each response
+    to the first guess, several at once on as many threads as Numba may use.
     """
-    space = player.space
     scorer = indexed_scorer(space)
-    first = space.index(player.ask())
     secrets = np.arange(space.size, dtype=np.int64)
 
     def grow(
         part: npt.NDArray[np.int64], played: int, depth: int, guess: int
     ) -> tuple[npt.NDArray[np.int64], ...]:
-        pool_all = player.settings.pool == "all"
-        return engine.grow_tree(
-            scorer, part, played, depth, guess, pool_all, player.heuristic, MAX_DEPTH
-        )
+        return engine.grow_tree(scorer, part, played, depth, guess, pool_all, heuristic, MAX_DEPTH)
 
     if space.size < THREADS_FROM:  # small spaces: one call, no thread to start
         guesses, parents, links, won, won_at = grow(secrets, 0, 1, first)
@@ -134,11 +137,11 @@ def grow_partition_tree(player: PartitionPlayer, progress: bool) -> GrownTree:
         win = Response(space.pegs, 0).pack(space.pegs)
         won_first = parts.pop(win, secrets[:0])
         grown = _grown_in_threads(
-            parts, lambda part: grow(part, played, 2, -1), f"{player.name} tree", progress
+            parts, lambda part: grow(part, played, 2, -1), f"{name} tree", progress
         )
         guesses, parents, links, won, won_at = _joined(first, won_first, grown)
     if guesses.size == 0:
-        raise InvalidGameError(f"player {player.name!r} needs more than {MAX_DEPTH} guesses")
+        raise InvalidGameError(f"player {name!r} needs more than {MAX_DEPTH} guesses")
     counts = np.zeros(space.size, dtype=np.int64)
     counts[won] = won_at
     names = space.format_all(scorer.codes[guesses])

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from evo_mastermind.codes import CodeSpace
-from evo_mastermind.optimal.solver import OptimalSolver, Progress
 from evo_mastermind.execution import Executor, make_executor
 from evo_mastermind.optimal.opening_search import WORKER_MODULES
+from evo_mastermind.optimal.solver import OptimalSolver, Progress
 
 
 @pytest.fixture(scope="module")
