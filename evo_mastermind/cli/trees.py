@@ -87,7 +87,7 @@ def _said_if_partial(tree: DecisionTree, where: str) -> int:
     assert tree.bound is not None
     total = int(tree.guess_counts().sum())
     if total <= tree.bound.lower_bound:
-        what = "its total is the optimum, but it may not be the shallowest such tree"
+        what = "a tree of the optimal total, but perhaps not the shallowest such tree"
     else:
         what = (
             f"the best tree found so far ({total} guesses), NOT the optimum, which is at least "

@@ -62,14 +62,17 @@ def test_an_interrupted_optimal_tree_exits_130_and_says_it_is_not_the_optimum(
     )
     assert status == 130, err
     last = err.strip().splitlines()[-1]
-    assert last.startswith("evo-mastermind: interrupted:") and "NOT the optimum" in last
-    assert "best tree found so far" in last and str(out) in last
+    assert last.startswith("evo-mastermind: interrupted:") and str(out) in last
     saved = json.loads(out.read_text())
     tree = DecisionTree.load(out)
     total = int(tree.guess_counts().sum())
-    assert saved["optimal"] is False and saved["gap"] == total - saved["lower_bound"] > 0
+    assert saved["optimal"] is False and saved["gap"] == total - saved["lower_bound"] >= 0
     assert saved["lower_bound"] <= SOLVED <= total
-    assert "NOT the optimum" in stdout
+    if saved["gap"]:  # the usual case: openings left unproven
+        assert "best tree found so far" in last and "NOT the optimum" in last
+        assert "NOT the optimum" in stdout
+    else:  # a pool proved the others meanwhile: only the search for a shallower one is cut
+        assert "perhaps not the shallowest" in last and "interrupted" in stdout
 
 
 def test_a_finished_search_says_it_is_optimal(cli: Cli, tmp_path: Path) -> None:
