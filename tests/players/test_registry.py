@@ -221,7 +221,7 @@ def test_a_player_asked_for_by_name_imports_only_its_module() -> None:
     )
     assert printed.splitlines() == [
         "['evo_mastermind.players.base', 'evo_mastermind.players.cost', "
-        "'evo_mastermind.players.one_ply']",
+        "'evo_mastermind.players.first_guess', 'evo_mastermind.players.one_ply']",
         "False",
     ]
 
