@@ -11,7 +11,6 @@ every plot kind, effect sizes and confidence intervals.
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from evo_mastermind.codes import InvalidGameError
+from evo_mastermind.messages import notify
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -99,10 +99,6 @@ def check_run_options(
         )
 
 
-def _announce(line: str) -> None:
-    print(f"evo-mastermind: {line}", file=sys.stderr, flush=True)
-
-
 def run(
     config: str | Path | Mapping[str, Any],
     *,
@@ -173,7 +169,7 @@ def run(
     chosen = workers or (1 if executor == "serial" else os.cpu_count() or 1)
     announcement = check_plan(estimate_plan(loaded), limits, chosen)
     if announcement:
-        _announce(announcement)
+        notify(announcement)
     target = Path(out) if out is not None else Path("results") / loaded.name
     check_out(ResultsDir(target))  # an unusable directory is refused before any worker starts
     with tempfile.TemporaryDirectory() as folder:

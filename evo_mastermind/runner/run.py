@@ -19,6 +19,7 @@ from typing import Any
 import pyarrow as pa
 from tqdm import tqdm
 
+from evo_mastermind import messages
 from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.runner.config import ExperimentConfig
 from evo_mastermind.runner.crash import PlayerCrash, PlayerCrashError
@@ -52,10 +53,6 @@ def manifest_of(config: ExperimentConfig, games: int) -> ExperimentRecord:
     return ExperimentRecord.of(config, games)
 
 
-def _to_stderr(line: str) -> None:
-    print(f"evo-mastermind: {line}", file=sys.stderr)
-
-
 def check_out(results: ResultsDir) -> None:
     """Refuse a path that is a file, or a non-empty directory this tool did not write.
 
@@ -75,7 +72,7 @@ def prepare(
     config: ExperimentConfig,
     resume: bool,
     force: bool,
-    notify: Callable[[str], None] = _to_stderr,
+    notify: Callable[[str], None] = messages.notify,
 ) -> None:
     """Check the directory against the flags; clear it for ``force``.
 
@@ -222,7 +219,7 @@ def run_experiment(
     resume: bool = False,
     force: bool = False,
     progress: bool = True,
-    notify: Callable[[str], None] = _to_stderr,
+    notify: Callable[[str], None] = messages.notify,
 ) -> RunOutcome:
     """Play every game of ``config`` not yet stored in ``out``, holding its lock."""
     started = time.perf_counter()
