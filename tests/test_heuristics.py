@@ -14,6 +14,7 @@ from evo_mastermind import Codemaker, CodeSpace, Heuristic, make_player, play_ga
 from evo_mastermind import register_heuristic as exported
 from evo_mastermind.cli import main
 from evo_mastermind.heuristics import (
+    ENTRY_POINT_GROUP,
     HEURISTIC_REGISTRY,
     Counts,
     HeuristicError,
@@ -31,6 +32,7 @@ from evo_mastermind.runner import (
     run_experiment,
 )
 from evo_mastermind.runner.config import ConfigError
+from tests.distributions import install
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "custom_heuristic"
@@ -202,14 +204,7 @@ def test_an_installed_package_needs_no_plugin_line(
     project = (EXAMPLE / "pyproject.toml").read_text()
     point = 'parts_then_entropy = "mylab_heuristics.scores:parts_then_entropy"'
     assert point in project
-    info = tmp_path / "mylab_heuristics-0.1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: mylab-heuristics\nVersion: 0.1.0\n"
-    )
-    (info / "entry_points.txt").write_text(
-        "[evo_mastermind.heuristics]\n" + point.replace('"', "") + "\n"
-    )
+    install(tmp_path, "mylab_heuristics", ENTRY_POINT_GROUP, point.replace('"', ""))
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.syspath_prepend(str(EXAMPLE_SOURCE))
     assert known_heuristic("parts_then_entropy").compiled is None
@@ -285,11 +280,8 @@ def test_an_unknown_heuristic_suggests_once(capsys: pytest.CaptureFixture[str]) 
 def test_an_entry_point_under_a_reserved_name_is_one_line(
     registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    info = tmp_path / "lookalike-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: lookalike\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text(
-        "[evo_mastermind.heuristics]\nlookahead = tests.test_heuristics:smallest_part\n"
+    install(
+        tmp_path, "lookalike", ENTRY_POINT_GROUP, "lookahead = tests.test_heuristics:smallest_part"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(HeuristicError) as caught:

@@ -12,6 +12,7 @@ from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.heuristics import HEURISTIC_REGISTRY
 from evo_mastermind.players.registry import PLAYER_REGISTRY
 from evo_mastermind.registry import PluginError, Registry, import_plugins, origin
+from tests.distributions import install
 
 GROUP = "evo_mastermind_tests.things"
 """An entry-point group of the tests' own: no installed package declares it."""
@@ -120,10 +121,7 @@ def write_module(directory: Path, name: str, body: str) -> None:
 
 @pytest.fixture
 def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A folder on sys.path holding an installed distribution's metadata (entry points)."""
-    info = tmp_path / "thingslab-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: thingslab\nVersion: 0.1\n")
+    """A folder on sys.path, for an installed distribution and its modules."""
     monkeypatch.syspath_prepend(str(tmp_path))
     yield tmp_path
     for name in [name for name in sys.modules if name.startswith("thingslab")]:
@@ -131,10 +129,7 @@ def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
 
 
 def declare(folder: Path, *points: str) -> None:
-    entry_points = "\n".join(points)
-    (folder / "thingslab-0.1.dist-info" / "entry_points.txt").write_text(
-        f"[{GROUP}]\n{entry_points}\n"
-    )
+    install(folder, "thingslab", GROUP, *points)
 
 
 def test_an_installed_packages_thing_is_found_once(installed: Path) -> None:

@@ -217,10 +217,9 @@ def make_player(name: str, space: CodeSpace, params: Mapping[str, Any] | None = 
     return known_player(name)(space, validated)
 
 
-__all__ = [
+__all__ = [  # PLAYERS aside: read, it imports every built-in player
     "BUILTIN_PLAYERS",
     "ENTRY_POINT_GROUP",
-    "PLAYERS",
     "PLAYER_REGISTRY",
     "InvalidPlayerParamsError",
     "PluginError",

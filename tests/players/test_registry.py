@@ -15,6 +15,7 @@ from evo_mastermind.codes import Code, CodeSpace
 from evo_mastermind.game import PlayerStats
 from evo_mastermind.players import (
     BUILTIN_PLAYERS,
+    ENTRY_POINT_GROUP,
     PLAYERS,
     Player,
     PlayerParams,
@@ -30,6 +31,7 @@ from evo_mastermind.players import (
     validate_params,
 )
 from evo_mastermind.scoring import Response
+from tests.distributions import install
 
 
 class Fixed(Player):
@@ -139,12 +141,9 @@ def test_a_broken_plugin_is_one_line_naming_it(
     assert "\n" not in str(caught.value)
 
 
-def fake_distribution(directory: Path, entry_points: str) -> None:
-    """An installed distribution, as importlib.metadata finds one on sys.path."""
-    info = directory / "fakelab-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fakelab\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text(f"[evo_mastermind.players]\n{entry_points}\n")
+def fake_distribution(directory: Path, entry_point: str) -> None:
+    """An installed distribution declaring one player entry point."""
+    install(directory, "fakelab", ENTRY_POINT_GROUP, entry_point)
 
 
 def test_entry_points_make_installed_players_known(
@@ -167,16 +166,41 @@ def test_entry_points_make_installed_players_known(
     assert type(player).__name__ == "Unregistered" and player.name == "fake_fixed"
 
 
-def test_an_entry_point_that_is_not_a_player_is_one_line(
-    registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("body", "point", "message"),
+    [
+        (
+            "class Thing:\n    pass\n",
+            "thing = fakelab_things:Thing",
+            "entry point 'thing' = 'fakelab_things:Thing' (group evo_mastermind.players): "
+            "cannot register <class 'fakelab_things.Thing'> as player 'thing': it is not a "
+            "subclass of evo_mastermind.players.Player",
+        ),
+        (
+            "from tests.players.test_registry import Fixed\n",
+            "entropy = fakelab_things:Fixed",
+            "entry point 'entropy' = 'fakelab_things:Fixed' (group evo_mastermind.players): "
+            "player name 'entropy' of tests.players.test_registry.Fixed clashes with a "
+            "built-in player; register it under another name",
+        ),
+    ],
+    ids=["not-a-player", "built-in-name"],
+)
+def test_an_entry_point_that_cannot_register_is_one_line(
+    registry: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    body: str,
+    point: str,
+    message: str,
 ) -> None:
-    write_module(tmp_path, "fakelab_things", "class Thing:\n    pass\n")
-    fake_distribution(tmp_path, "thing = fakelab_things:Thing")
+    write_module(tmp_path, "fakelab_things", body)
+    fake_distribution(tmp_path, point)
     monkeypatch.syspath_prepend(str(tmp_path))
-    with pytest.raises(
-        PluginError, match=r"entry point 'thing' = 'fakelab_things:Thing'.* is not a"
-    ):
+    with pytest.raises(PluginError) as caught:
         validate_params("no_such_player", {})
+    assert str(caught.value) == message
+    assert PLAYERS["entropy"].__module__ == "evo_mastermind.players.one_ply"
 
 
 def test_params_of_a_plugin_player_are_validated(registry: None) -> None:
@@ -263,22 +287,6 @@ def test_a_clash_with_a_built_in_not_yet_imported_is_refused() -> None:
         """
     )
     assert "player name 'most_parts' of __main__.Mine clashes with a built-in" in printed
-
-
-def test_an_entry_point_under_a_built_in_name_is_one_line(
-    registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    write_module(tmp_path, "fakelab_rival", "from tests.players.test_registry import Fixed\n")
-    fake_distribution(tmp_path, "entropy = fakelab_rival:Fixed")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    with pytest.raises(PluginError) as caught:
-        known_player("no_such_player")
-    assert str(caught.value) == (
-        "entry point 'entropy' = 'fakelab_rival:Fixed' (group evo_mastermind.players): "
-        "player name 'entropy' of tests.players.test_registry.Fixed clashes with a built-in "
-        "player; register it under another name"
-    )
-    assert PLAYERS["entropy"].__module__ == "evo_mastermind.players.one_ply"
 
 
 def test_the_protocol_and_the_registry_are_where_users_import_them() -> None:

@@ -25,6 +25,7 @@ from evo_mastermind.runner.executors import DaskExecutor
 from evo_mastermind.runner.plan import make_batch, plan_groups
 from evo_mastermind.runner.worker import play_batch
 from evo_mastermind.studies import study_names
+from tests.distributions import install
 from tests.runner.conftest import ConfigWriter
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -206,11 +207,8 @@ def test_an_installed_package_needs_no_config_line(
     # What `pip install examples/custom_player` leaves on sys.path: its metadata, entry points.
     project = (EXAMPLE / "pyproject.toml").read_text()
     assert 'colourful = "mylab.players:ColourfulPlayer"' in project
-    info = tmp_path / "mylab-0.1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: mylab\nVersion: 0.1.0\n")
-    (info / "entry_points.txt").write_text(
-        "[evo_mastermind.players]\ncolourful = mylab.players:ColourfulPlayer\n"
+    install(
+        tmp_path, "mylab", "evo_mastermind.players", "colourful = mylab.players:ColourfulPlayer"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.syspath_prepend(str(EXAMPLE_SOURCE))
