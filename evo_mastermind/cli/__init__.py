@@ -168,6 +168,12 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--resume", action="store_true", help="play only the games still missing")
     run.add_argument(
+        "--accept-changed-code",
+        action="store_true",
+        help="with --resume: add games although the stored ones were played by another version "
+        "of evo-mastermind or of a plugin (the record and report list both)",
+    )
+    run.add_argument(
         "--force",
         action="store_true",
         help="replace results already in --out (only files evo-mastermind wrote there)",

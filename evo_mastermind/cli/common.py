@@ -119,7 +119,7 @@ def _write_log(text: str) -> Path | None:
 
 
 def _flag(name: str) -> str:
-    return f"--{name}"
+    return f"--{name.replace('_', '-')}"
 
 
 def _warn_if_incomplete(results: Path) -> None:

@@ -27,6 +27,7 @@ def _run(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         plugins=args.plugin,
         allow_large=args.allow_large,
+        accept_changed_code=args.accept_changed_code,
         spelling=_flag,
     )
     print(results.write_report())
