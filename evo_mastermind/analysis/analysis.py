@@ -88,7 +88,17 @@ def _a12(analysis: Analysis) -> pd.DataFrame:
 
 
 def _intervals(analysis: Analysis) -> pd.DataFrame:
-    return analysis.intervals_at(analysis.experiment.seed, REPORT_CONFIDENCE)
+    return _bootstrap(analysis, analysis.experiment.seed, REPORT_CONFIDENCE)
+
+
+def _bootstrap(analysis: Analysis, seed: int, confidence: float) -> pd.DataFrame:
+    return mean_confidence_intervals(
+        analysis.games,
+        seed=seed,
+        confidence=confidence,
+        on=analysis.test_on,
+        experiment=analysis.experiment,
+    )
 
 
 def _by_size(analysis: Analysis) -> pd.DataFrame | None:
@@ -274,13 +284,5 @@ class Analysis:
         order); with the experiment's seed and 95% they are the report's intervals.
         """
         if seed == self.experiment.seed and confidence == REPORT_CONFIDENCE:
-            cached = self._tables.get("intervals")
-            if cached is not None:
-                return cached
-        return mean_confidence_intervals(
-            self.games,
-            seed=seed,
-            confidence=confidence,
-            on=self.test_on,
-            experiment=self.experiment,
-        )
+            return self.intervals
+        return _bootstrap(self, seed, confidence)
