@@ -13,6 +13,7 @@ notebook and the files in the results directory never disagree.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -101,6 +102,28 @@ def check_run_options(
         )
 
 
+_PYTHON_WORDS = (
+    (re.compile(r"--resume --out (\S+)"), r"resume=True, out='\1'"),
+    (re.compile(r"--scheduler "), "scheduler="),
+    (re.compile(r"--allow-large\b"), "allow_large=True"),
+    (re.compile(r"--resume\b"), "resume=True"),
+    (re.compile(r"--force\b"), "force=True"),
+    (re.compile(r"--out\b( directory)?"), "out directory"),
+)
+"""The runner's advice names command-line options; a Python caller is told its arguments."""
+
+
+def in_python_words(message: str) -> str:
+    """``message`` with the command-line options it names as :func:`run`'s arguments.
+
+    E.g. ``use --resume to finish that run or --force to replace it`` becomes ``use
+    resume=True to finish that run or force=True to replace it``.
+    """
+    for option, argument in _PYTHON_WORDS:
+        message = option.sub(argument, message)
+    return message
+
+
 def _announce(line: str) -> None:
     print(f"evo-mastermind: {line}", file=sys.stderr, flush=True)
 
@@ -139,13 +162,10 @@ def run(
 
     Raises:
         InvalidGameError: any problem with the options, the config (naming the file or,
-            for a dict, the key), the plan or the results directory, in one line.
+            for a dict, the key), the plan or the results directory, in one line; what to do
+            is said in this function's words (``force=True``, not ``--force``) unless
+            ``spelling`` says otherwise.
     """
-    from evo_mastermind.runner import ResultsDir, load_config, make_executor, run_experiment
-    from evo_mastermind.runner.config import NO_LIMITS, PlanLimits, config_from_data
-    from evo_mastermind.runner.plan import check_plan, estimate_plan
-    from evo_mastermind.runner.run import check_out
-
     check_run_options(
         executor=executor,
         workers=workers,
@@ -156,6 +176,35 @@ def run(
         out=out,
         spelling=spelling,
     )
+    try:
+        return _run(
+            config, out, runs, executor, workers, scheduler, resume, force, progress, plugins,
+            allow_large,
+        )  # fmt: skip
+    except InvalidGameError as error:
+        if spelling is _keyword and error.args and isinstance(error.args[0], str):
+            error.args = (in_python_words(error.args[0]), *error.args[1:])
+        raise
+
+
+def _run(
+    config: str | Path | Mapping[str, Any],
+    out: str | Path | None,
+    runs: int | None,
+    executor: ExecutorName,
+    workers: int | None,
+    scheduler: str | None,
+    resume: bool,
+    force: bool,
+    progress: bool,
+    plugins: Sequence[str],
+    allow_large: bool,
+) -> Results:
+    from evo_mastermind.runner import ResultsDir, load_config, make_executor, run_experiment
+    from evo_mastermind.runner.config import NO_LIMITS, PlanLimits, config_from_data
+    from evo_mastermind.runner.plan import check_plan, estimate_plan
+    from evo_mastermind.runner.run import check_out
+
     limits = NO_LIMITS if allow_large else PlanLimits()
     written: str | None = None
     if not isinstance(config, str | os.PathLike | Mapping):
@@ -298,14 +347,29 @@ class Results:
         """
         return self.analysis.groups(rule).copy()
 
-    def comparison(self) -> pd.DataFrame | None:
-        """Each player's mean beside the published figures with a verdict (None: no table).
+    def comparison(self) -> pd.DataFrame:
+        """Each player's mean beside the published figures, with a verdict.
 
         A row the config holds against a published row of another name (``compare_as``)
-        gets that row's figures, as in the report.
+        gets that row's figures, as in the report. :attr:`published` is None when there is
+        nothing to compare with.
+
+        Raises:
+            AnalysisError: the experiment compares with no published table (its config has
+                no ``compare_with``, or it is a tournament), said in one line.
         """
+        from evo_mastermind.analysis.results import AnalysisError
+
         comparison = self.analysis.comparison
-        return None if comparison is None else comparison.copy()
+        if comparison is None:
+            why = (
+                "a tournament is compared with no published table"
+                if self.analysis.report == "tournament"
+                else "its config names none (compare_with: a published table's CSV; "
+                "`evo-mastermind studies` lists the shipped ones)"
+            )
+            raise AnalysisError(f"{self.name} has no published table to compare with: {why}")
+        return comparison.copy()
 
     def optimum(self) -> pd.DataFrame:
         """Each player's mean beside the optimum of its game, where the optimum is known."""

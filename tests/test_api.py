@@ -78,8 +78,10 @@ def test_report_is_the_written_one(played: em.Results) -> None:
     assert played._repr_markdown_() == markdown
 
 
-def test_no_published_table_means_no_comparison(played: em.Results) -> None:
-    assert played.published is None and played.comparison() is None
+def test_no_published_table_means_no_comparison_and_says_why(played: em.Results) -> None:
+    assert played.published is None
+    with pytest.raises(AnalysisError, match=r"^small has no published table to compare with: its"):
+        played.comparison()
 
 
 @pytest.mark.parametrize("kind", ["distribution", "cumulative", "evaluations", "heatmap"])
@@ -93,7 +95,7 @@ def test_every_plot_kind(played: em.Results, kind: str, tmp_path: Path) -> None:
 def test_a_study_by_name_compares_with_its_published_table(tmp_path: Path) -> None:
     results = em.run("paper/table2", out=tmp_path / "t2", runs=1, executor="serial", progress=False)
     comparison = results.comparison()
-    assert comparison is not None and len(comparison) == 5
+    assert len(comparison) == 5
     assert set(comparison["verdict"]) <= {
         "inside the published range",
         "outside: below the published range",
@@ -139,8 +141,13 @@ def test_bad_options_are_one_line(options: dict[str, Any], message: str, tmp_pat
 
 
 def test_results_already_there_are_kept_unless_asked(played: em.Results) -> None:
-    with pytest.raises(em.InvalidGameError, match="already holds results; use --resume"):
+    with pytest.raises(
+        em.InvalidGameError,
+        match=r"already holds results; use resume=True to finish that run or force=True to",
+    ):
         em.run(small(), out=played.path, executor="serial", progress=False)
+    with pytest.raises(em.InvalidGameError, match="already holds results; use --resume"):
+        em.run(small(), out=played.path, executor="serial", progress=False, spelling=lambda o: o)
     resumed = em.run(small(), out=played.path, executor="serial", progress=False, resume=True)
     assert resumed.outcome is not None and resumed.outcome.played == 0
 
@@ -235,6 +242,8 @@ def test_every_table_of_the_api_is_the_file_the_report_wrote(test_on: str, tmp_p
 def test_a_tournaments_tables_are_the_files_it_wrote(tmp_path: Path) -> None:
     results = em.run(TOURNAMENT, out=tmp_path / "t", executor="serial", progress=False)
     results.write_report()
+    with pytest.raises(AnalysisError, match="a tournament is compared with no published table"):
+        results.comparison()
     files = [(t.name, t.file) for t in TABLES if t.report == "tournament" and t.file]
     assert [file for _, file in files] == ["tournament.csv", "score_tests.csv"]
     for name, file in files:
@@ -285,3 +294,18 @@ def test_force_stopped_by_ctrl_c_leaves_no_file_of_the_previous_report(
     assert left_by_the_report(out) == set() and not ResultsDir(out).shards()
     assert (out / "plots" / "mine.png").read_bytes() == b"mine"
     assert (out / "notes.txt").read_text() == "keep"
+
+
+def test_the_runners_advice_is_in_python_words() -> None:
+    from evo_mastermind.api import in_python_words
+
+    damaged = "rerun the config with --resume --out /r/t to move it to /r/t/set-aside"
+    assert in_python_words(damaged) == (
+        "rerun the config with resume=True, out='/r/t' to move it to /r/t/set-aside"
+    )
+    assert in_python_words("choose an empty or new --out directory (--force never replaces)") == (
+        "choose an empty or new out directory (force=True never replaces)"
+    )
+    assert in_python_words("or pass --allow-large; or another --out") == (
+        "or pass allow_large=True; or another out directory"
+    )
