@@ -106,6 +106,7 @@ _PYTHON_WORDS = (
     (re.compile(r"--resume --out (\S+)"), r"resume=True, out='\1'"),
     (re.compile(r"--scheduler "), "scheduler="),
     (re.compile(r"--allow-large\b"), "allow_large=True"),
+    (re.compile(r"--accept-changed-code\b"), "accept_changed_code=True"),
     (re.compile(r"--resume\b"), "resume=True"),
     (re.compile(r"--force\b"), "force=True"),
     (re.compile(r"--out\b( directory)?"), "out directory"),
@@ -141,6 +142,7 @@ def run(
     progress: bool = True,
     plugins: Sequence[str] = (),
     allow_large: bool = False,
+    accept_changed_code: bool = False,
     spelling: Callable[[str], str] = _keyword,
 ) -> Results:
     """Play an experiment's games into a results directory and open it.
@@ -158,6 +160,9 @@ def run(
         progress: show a progress bar on stderr.
         plugins: modules to import first (players of your own).
         allow_large: run plans above the limits (entries, games, memory).
+        accept_changed_code: with ``resume``, add games even though the stored ones were
+            played by another version of evo_mastermind or of a plugin module (the record
+            and the report then list every version); refused otherwise.
         spelling: how options are named in errors (the command line passes ``--name``).
 
     Raises:
@@ -176,10 +181,15 @@ def run(
         out=out,
         spelling=spelling,
     )
+    if accept_changed_code and not resume:
+        raise RunOptionsError(
+            f"{spelling('accept_changed_code')} goes with {spelling('resume')} (it lets a resumed "
+            "run add games to results played by other code)"
+        )
     try:
         return _run(
             config, out, runs, executor, workers, scheduler, resume, force, progress, plugins,
-            allow_large,
+            allow_large, accept_changed_code,
         )  # fmt: skip
     except InvalidGameError as error:
         if spelling is _keyword and error.args and isinstance(error.args[0], str):
@@ -199,6 +209,7 @@ def _run(
     progress: bool,
     plugins: Sequence[str],
     allow_large: bool,
+    accept_changed_code: bool,
 ) -> Results:
     from evo_mastermind.runner import ResultsDir, load_config, make_executor, run_experiment
     from evo_mastermind.runner.config import NO_LIMITS, PlanLimits, config_from_data
@@ -233,7 +244,14 @@ def _run(
             config_path.write_text(written, encoding="utf-8")
         with make_executor(executor, workers, scheduler) as pool:
             outcome = run_experiment(
-                loaded, config_path, target, pool, resume=resume, force=force, progress=progress
+                loaded,
+                config_path,
+                target,
+                pool,
+                resume=resume,
+                force=force,
+                progress=progress,
+                accept_changed_code=accept_changed_code,
             )
     results = load(target)
     results.outcome = outcome

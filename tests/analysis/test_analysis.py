@@ -27,6 +27,7 @@ def test_each_table_is_computed_once_and_the_report_reads_it() -> None:
         assert analysis.table(table.name) is analysis.table(table.name)
     report = build_report(games, experiment_record(games, test_on="runs"))
     assert report.analysis is not None
+    assert report.effect_sizes is not None and report.intervals is not None
     pd.testing.assert_frame_equal(report.effect_sizes, analysis.effect_sizes)
     pd.testing.assert_frame_equal(report.intervals, analysis.intervals)
 
