@@ -21,6 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from evo_mastermind.analysis.effect_sizes import mean_confidence_intervals, pairwise_a12
+from evo_mastermind.analysis.failures import failure_table
 from evo_mastermind.analysis.optimum import optimum_table
 from evo_mastermind.analysis.published import (
     compare_with_published,
@@ -126,6 +127,7 @@ TABLES: tuple[AnalysisTable, ...] = (
     AnalysisTable("by_size", _by_size, BY_SIZE_FILE),
     AnalysisTable("comparison", _comparison),
     AnalysisTable("optimum", lambda a: optimum_table(a.frame("summary"))),
+    AnalysisTable("failures", lambda a: failure_table(a.games)),
     AnalysisTable("tournament", lambda a: tournament_table(a.games), TOURNAMENT_FILE, "tournament"),
     AnalysisTable(
         "score_tests", lambda a: pairwise_score_tests(a.games), SCORE_TESTS_FILE, "tournament"

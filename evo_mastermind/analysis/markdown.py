@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from evo_mastermind.analysis.analysis import Analysis
-from evo_mastermind.analysis.failures import FLAG, failed_games, failure_notes
+from evo_mastermind.analysis.failures import FLAG, failure_notes
 from evo_mastermind.analysis.optimum import optimum_lines
 from evo_mastermind.analysis.published import INSIDE, UNPUBLISHED, unreproduced
 from evo_mastermind.analysis.results import blocks, size_text
@@ -189,6 +189,7 @@ def _block_lines(
     summary = _in_block(analysis.summary, block)
     tests = _in_block(analysis.tests, block)
     groups = _in_block(analysis.groups(rule), block)
+    failures = _in_block(analysis.frame("failures"), block)
     every = analysis.comparison
     comparison = None if every is None else every[_block_mask(analysis.summary, block)]
     runs = "/".join(str(runs) for runs in sorted(set(summary["runs"])))
@@ -200,7 +201,7 @@ def _block_lines(
     sections = list(dict.fromkeys(summary["section"]))
     if sections == [""]:
         lines += _ranked_lines(summary, tests, groups, comparison, block)
-        lines += failure_notes(played, summary["player"].tolist())
+        lines += failure_notes(failures, summary["player"].tolist())
     else:
         for section in sections:
             title = f"Section {section}" if section else "In no published section"
@@ -210,7 +211,7 @@ def _block_lines(
                 "",
                 *_ranked_lines(chosen, tests, groups, comparison, block),
             ]
-            lines += [*failure_notes(played, chosen["player"].tolist()), ""]
+            lines += [*failure_notes(failures, chosen["player"].tolist()), ""]
         lines.append(f"{heading} Against the published table")
     lines += ["", *optimum_lines(_in_block(analysis.frame("optimum"), block))]
     if comparison is not None and analysis.published is not None:
@@ -275,7 +276,7 @@ def paper_markdown(analysis: Analysis, rule: GroupRule = "clique") -> str:
         _method_text(on, experiment.alpha, experiment.holm, rule, bool(analysis.sections)),
         "",
     ]
-    if not failed_games(games).empty:
+    if not analysis.frame("failures").empty:
         lines += [FAILED_GAMES_TEXT, ""]
     game_blocks = blocks(games)
     heading = "###" if len(game_blocks) > 1 else "##"

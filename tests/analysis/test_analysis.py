@@ -94,3 +94,17 @@ def test_a_report_removes_the_outputs_it_no_longer_writes(tmp_path: Path) -> Non
     written = {name for name in REPORT_OUTPUTS if (results / name).exists()}
     assert written == {"summary.csv", "wilcoxon.csv", "a12.csv", "intervals.csv", "report.md"}
     assert (results / "notes.csv").read_text() == "mine"
+
+
+def test_failed_games_are_counted_once_per_block_and_player() -> None:
+    games = make_games({"A": STRONG, "B": WEAK}, runs=2, games_per_run=50, unsolved={"B": 0.2})
+    analysis = Analysis(games, experiment_record(games))
+    failures = analysis.frame("failures")
+    assert failures["label"].tolist() == ["B"]
+    row = next(r for r in analysis.summary.to_dict("records") if r["player"] == "B")
+    failed = int(row["failed"])
+    assert int(failures["failed"].iloc[0]) == failed > 0
+    assert int(failures["games"].iloc[0]) == int(row["games"]) == 100
+    assert failures["reasons"].iloc[0] == f"guess limit {failed}"
+    markdown = build_report(games, experiment_record(games)).markdown
+    assert f"- † **B**: {failed} of 100 games failed (guess limit {failed})" in markdown
