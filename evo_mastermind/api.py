@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from evo_mastermind.codes import InvalidGameError
+from evo_mastermind.messages import notify
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -123,10 +123,6 @@ def in_python_words(message: str) -> str:
     for option, argument in _PYTHON_WORDS:
         message = option.sub(argument, message)
     return message
-
-
-def _announce(line: str) -> None:
-    print(f"evo-mastermind: {line}", file=sys.stderr, flush=True)
 
 
 def run(
@@ -235,7 +231,7 @@ def _run(
     chosen = workers or (1 if executor == "serial" else os.cpu_count() or 1)
     announcement = check_plan(estimate_plan(loaded), limits, chosen)
     if announcement:
-        _announce(announcement)
+        notify(announcement)
     target = Path(out) if out is not None else Path("results") / loaded.name
     check_out(ResultsDir(target))  # an unusable directory is refused before any worker starts
     with tempfile.TemporaryDirectory() as folder:
