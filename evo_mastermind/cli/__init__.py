@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 # Only what parsing the command line needs is imported here; each command imports the
 # rest (players, runner, pandas, matplotlib, the compiled kernels, YAML), so --help starts at
 # once and `play` loads only its player.
-from evo_mastermind.analysis.kinds import PLOT_KINDS
+from evo_mastermind.analysis.kinds import PLOT_KINDS, parse_players, parse_size
 from evo_mastermind.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_GAMES_FAILED,
@@ -206,6 +206,22 @@ def _build_parser() -> argparse.ArgumentParser:
         "--pool-secrets",
         action="store_true",
         help="treat every secret source as one (one heat-map row per player)",
+    )
+    plot.add_argument(
+        "--title", help="the figure's title (default: the experiment and game; '' for none)"
+    )
+    plot.add_argument(
+        "--size",
+        type=parse_size,
+        metavar="W,H",
+        help="width and height in inches, e.g. 3.3,2.5 (default: a paper's column, or its "
+        "text width for more than four players)",
+    )
+    plot.add_argument(
+        "--players",
+        type=parse_players,
+        metavar="A,B,...",
+        help="the players to show, in this order, by label (default: all, in config order)",
     )
     plot.set_defaults(handler=_plot)
 
@@ -404,10 +420,21 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _plot(args: argparse.Namespace) -> int:
-    from evo_mastermind.analysis import plot_results
+    from evo_mastermind.analysis.plots import default_plot_path, results_figure, save_figure
 
-    print(plot_results(Path(args.results), args.kind, args.out, pool_secrets=args.pool_secrets))
-    _warn_if_incomplete(Path(args.results))
+    results = Path(args.results)
+    figure = results_figure(
+        results,
+        args.kind,
+        pool_secrets=args.pool_secrets,
+        title=args.title,
+        size=args.size,
+        players=args.players,
+    )
+    print(save_figure(figure, args.out or default_plot_path(results, args.kind)))
+    for note in figure.notes:  # what the figure leaves out, for its caption
+        print(f"note: {note}", file=sys.stderr)
+    _warn_if_incomplete(results)
     return 0
 
 
