@@ -1,4 +1,4 @@
-"""Heat maps of a games table over game sizes: mean guesses, mean seconds and win rate.
+"""Heat maps of a games table over game sizes: mean guesses, mean time and win rate.
 
 One row per player (per player and secret source when several were played), one column per
 metric, one colour scale per metric across the rows so that rows compare, as brENIAC (Dekel
@@ -8,10 +8,11 @@ et al.) draws a tournament. Drawn in the paper style of :mod:`evo_mastermind.ana
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
+from matplotlib.colors import LogNorm, Normalize
 from matplotlib.ticker import MaxNLocator
 
 from evo_mastermind.analysis.figures import (
@@ -35,12 +36,25 @@ HEATMAP_ROW_HEIGHT = 1.35
 HEATMAP_ANNOTATED_UP_TO = 6
 """Heat maps with at most this many rows and columns print each cell's value."""
 
-HEATMAP_METRICS = (
-    ("mean_guesses", "mean guesses (solved)", ".2f"),
-    ("mean_seconds", "mean seconds per game", ".3g"),
-    ("win_rate", "win rate", ".2f"),
+
+def _two_places(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def _milliseconds(value: float) -> str:
+    # Two significant digits, whole numbers from 100: 0.084, 2.6, 28, 279, 2013.
+    return f"{value:.0f}" if value >= 100 else f"{value:.2g}"
+
+
+HEATMAP_METRICS: tuple[tuple[str, str, Callable[[float], str], bool], ...] = (
+    ("mean_guesses", "mean guesses (solved)", _two_places, False),
+    ("mean_ms", "mean ms per game", _milliseconds, True),
+    ("win_rate", "win rate", _two_places, False),
 )
-"""(column, title, cell format) of each heat-map metric."""
+"""(column, title, cell text, log scale over a decade) of each heat-map metric."""
+
+DECADE = 10.0
+"""A metric with a log scale uses it when its largest value is this many times its least."""
 
 ROW_NAME_CHARACTERS = 16
 """A heat-map row's player name wraps beyond this many characters a line."""
@@ -54,7 +68,7 @@ def plot_heatmap(
     size: tuple[float, float] | None = None,
     players: Sequence[str] | None = None,
 ) -> PaperFigure:
-    """Mean guesses, mean seconds and win rate over (pegs, colors), one row per player.
+    """Mean guesses, mean milliseconds and win rate over (pegs, colors), one row per player.
 
     When several secret sources were played, each (player, secrets) pair gets its row.
 
@@ -83,7 +97,7 @@ def plot_heatmap(
     )
     guesses = solved_games(games).groupby(["label", "secrets", "pegs", "colors"], sort=False)
     figures = cells.agg(
-        mean_seconds=("seconds", "mean"),
+        mean_ms=("seconds", lambda seconds: 1000 * seconds.mean()),
         win_rate=("solved", "mean"),
     )
     # Failed games are not guess counts: the mean is over the solved ones (as in the tables).
@@ -103,9 +117,26 @@ def plot_heatmap(
         grid = figure.subplots(len(rows), len(HEATMAP_METRICS), squeeze=False)
         # Values printed in the cells only while they fit; larger grids show colour alone.
         cell_width = size[0] / len(HEATMAP_METRICS) * 0.7 / len(colors)
-        fits = max(len(pegs), len(colors)) <= HEATMAP_ANNOTATED_UP_TO and (
-            cell_width > text_inches("0.000", NOTE_SIZE)
-        )
+        fits = {
+            metric: max(len(pegs), len(colors)) <= HEATMAP_ANNOTATED_UP_TO
+            and all(
+                text_inches(shown(value), NOTE_SIZE) + 0.05 < cell_width
+                for value in figures[metric].dropna()
+            )
+            for metric, _, shown, _ in HEATMAP_METRICS
+        }
+        scales = {
+            metric: (
+                Normalize(0.0, 1.0)
+                if metric == "win_rate"
+                # One scale per metric across players, so that panels compare.
+                # A log scale when the values span a decade or more (times often span several).
+                else LogNorm(lows[metric], highs[metric])
+                if log and lows[metric] > 0 and highs[metric] >= DECADE * lows[metric]
+                else Normalize(lows[metric], highs[metric])
+            )
+            for metric, _, _, log in HEATMAP_METRICS
+        }
         blank = False
         for row_index, (label, secrets) in enumerate(rows):
             mine = figures[(figures["label"] == label) & (figures["secrets"] == secrets)]
@@ -114,7 +145,7 @@ def plot_heatmap(
                 textwrap.wrap(label, ROW_NAME_CHARACTERS, break_long_words=False)
                 + ([f"secrets: {secrets}"] if several_sources else [])
             )
-            for column, (metric, metric_title, shown) in enumerate(HEATMAP_METRICS):
+            for column, (metric, metric_title, shown, _) in enumerate(HEATMAP_METRICS):
                 axis = grid[row_index, column]
                 matrix = (
                     mine.pivot(index="pegs", columns="colors", values=metric)
@@ -122,17 +153,15 @@ def plot_heatmap(
                     .to_numpy(dtype=float)
                 )
                 blank = blank or bool(np.isnan(matrix).any())
-                # One scale per metric across players, so that panels compare; win rate 0..1.
-                low, high = (0.0, 1.0) if metric == "win_rate" else (lows[metric], highs[metric])
                 axis.imshow(
-                    matrix, cmap="viridis", origin="lower", aspect="auto", vmin=low, vmax=high
+                    matrix, cmap="viridis", origin="lower", aspect="auto", norm=scales[metric]
                 )
                 for (y, x), value in np.ndenumerate(matrix):
-                    if fits and not np.isnan(value):
+                    if fits[metric] and not np.isnan(value):
                         axis.text(
                             x,
                             y,
-                            f"{value:{shown}}",
+                            shown(value),
                             ha="center",
                             va="center",
                             fontsize=NOTE_SIZE,
@@ -159,17 +188,19 @@ def plot_heatmap(
                     axis.set_title(metric_title)
             # One colour bar a metric, under its column: the scale is the column's.
             if row_index == len(rows) - 1:
-                for column, (_, metric_title, _) in enumerate(HEATMAP_METRICS):
+                for column, (metric, metric_title, _, _) in enumerate(HEATMAP_METRICS):
                     # Narrower than the column, few ticks: end labels clear the next bar's.
                     bar = figure.colorbar(
                         grid[0, column].images[0],
                         ax=list(grid[:, column]),
                         location="bottom",
-                        label=metric_title,
+                        label=metric_title
+                        + (" (log scale)" if isinstance(scales[metric], LogNorm) else ""),
                         aspect=15,
                         shrink=0.8,
                     )
-                    bar.ax.xaxis.set_major_locator(MaxNLocator(3))
+                    if not isinstance(scales[metric], LogNorm):
+                        bar.ax.xaxis.set_major_locator(MaxNLocator(3))
         if blank:
             notes.append("Blank cells: sizes the player did not play.")
         set_title(figure, title, f"{as_record(experiment).name}: {size_text(games)}")

@@ -12,6 +12,7 @@ Heat maps are in :mod:`evo_mastermind.analysis.heatmap`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ import pandas as pd
 from matplotlib.lines import Line2D
 
 from evo_mastermind.analysis.figures import (
+    COLUMN_PLAYERS,
     COLUMN_WIDTH,
     DISPLAY_DPI,
     HATCHES,
@@ -62,7 +64,11 @@ from evo_mastermind.runner.record import as_record
 
 PANEL_HEIGHT = 1.9
 """Inches of the axes of one distribution panel (one per pegs, colors and secrets)."""
+GRID_FROM_BLOCKS = 3
+"""From this many blocks (of at most four players), panels go two abreast."""
 EVALUATIONS_HEIGHT = 2.3
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
+"""The evaluations plot's marker of each block (pegs, colors, secrets), in order."""
 
 
 def _block_name(key: tuple[int, int, str]) -> str:
@@ -118,7 +124,10 @@ def _panels(
     split = blocks(games)
     several = len(split) > 1
     sources = games["secrets"].nunique()
-    width = size[0] if size else width_for(len(order))
+    # Several blocks of a few players go two abreast across the text width.
+    columns = 2 if len(split) >= GRID_FROM_BLOCKS and len(order) <= COLUMN_PLAYERS else 1
+    width = size[0] if size else (TEXT_WIDTH if columns == 2 else width_for(len(order)))
+    rows = math.ceil(len(split) / columns)
     shown = [
         [label for label in order if label in set(block["label"].astype(str))] for _, block in split
     ]
@@ -131,20 +140,27 @@ def _panels(
         [(key, block, present) for (key, block), present in zip(split, shown, strict=True)]
     )
     if size is None:
-        legends = sum(
-            legend_rows(legend_names(block, present), width) + (1 if titled or several else 0)
+        heights = [
+            legend_rows(legend_names(block, present), width / columns)
+            + int(titled)
+            + int(several)  # the legend's title lines
             for (_, block), present in zip(split, shown, strict=True)
-        )
+        ]
+        # A row of panels is as tall as its tallest legend.
+        legends = sum(max(heights[row * columns : (row + 1) * columns]) for row in range(rows))
         size = (
             width,
-            PANEL_HEIGHT * len(split)
+            PANEL_HEIGHT * rows
             + LEGEND_ROW_HEIGHT * legends
             + TITLE_HEIGHT
             + NOTE_LINE_HEIGHT * len(wrapped_notes(said, width))
             + 0.4,
         )
     figure = PaperFigure(figsize=size, layout="constrained")
-    axes = list(figure.subplots(len(split), 1, squeeze=False)[:, 0])
+    axes = list(figure.subplots(rows, columns, squeeze=False).flat)
+    for spare in axes[len(split) :]:  # an odd number of blocks leaves the last cell empty
+        spare.remove()
+    axes = axes[: len(split)]
     only = "" if several else f": {_block_name(split[0][0])}"
     set_title(figure, title, as_record(experiment).name + only)
     add_note(figure, said)
@@ -153,6 +169,11 @@ def _panels(
         for axis, (key, block), present in zip(axes, split, shown, strict=True)
     ]
     return figure, panels, everyone
+
+
+def _panel_width(axis: Any, width: float) -> float:
+    """Inches of one panel's share of a figure ``width`` inches wide."""
+    return width / int(axis.get_subplotspec().get_gridspec().ncols)
 
 
 def _unsolved(panels: list[tuple[tuple[int, int, str], pd.DataFrame, list[str]]]) -> list[str]:
@@ -243,8 +264,8 @@ def plot_distribution(
             axis.set_xticks(counts)
             axis.set_xlabel("guesses to solve")
             axis.set_ylabel("share of games")
-            block_title = f"{_block_name(key)}: " if len(panels) > 1 else ""
-            legend_above(axis, width, block_title + MEANS_TITLE, extra)
+            block_title = f"{_block_name(key)}\n" if len(panels) > 1 else ""
+            legend_above(axis, _panel_width(axis, width), block_title + MEANS_TITLE, extra)
     return figure
 
 
@@ -295,7 +316,9 @@ def plot_cumulative(
             axis.set_ylim(0, 1.02)
             axis.set_xlabel("guesses")
             axis.set_ylabel("share solved within n")
-            legend_above(axis, width, _block_name(key) if len(panels) > 1 else None)
+            legend_above(
+                axis, _panel_width(axis, width), _block_name(key) if len(panels) > 1 else None
+            )
     return figure
 
 
@@ -333,19 +356,20 @@ def plot_evaluations(
     colours = player_colours(everyone)
     counting = set(counted["label"].astype(str))
     uncounted = [label for label in order if label not in counting]
-    notes = (
-        [f"Not shown, no evaluations counted (exhaustive players): {_names(uncounted)}."]
-        if uncounted
-        else []
-    )
-    several = len(blocks(counted)) > 1
+    notes = [f"Not shown, counting no evaluations: {_names(uncounted)}."] if uncounted else []
+    split = blocks(counted)
+    sources = counted["secrets"].nunique()
+    # A player keeps its colour; each block (size, secrets) has its marker.
+    markers = {key: MARKERS[index % len(MARKERS)] for index, (key, _) in enumerate(split)}
     points = [
         (label, key, played)
-        for key, block in blocks(counted)
+        for key, block in split
         for label in order
         if not (played := block[block["label"].astype(str) == label]).empty
     ]
-    names = [f"{label} {_block_name(key)}" if several else label for label, key, _ in points]
+    names = [
+        f"{label} {_where(key, sources)}" if len(split) > 1 else label for label, key, _ in points
+    ]
     with paper_style():
         width = size[0] if size else width_for(len(names))
         if size is None:
@@ -358,10 +382,12 @@ def plot_evaluations(
             )
         figure = PaperFigure(figsize=size, layout="constrained")
         axis = figure.subplots()
-        for (label, _, played), name in zip(points, names, strict=True):
+        for (label, key, played), name in zip(points, names, strict=True):
             x = float(solved_games(played)["n_guesses"].mean())
             y = float(pd.to_numeric(played["evaluations"]).mean())
-            axis.scatter(x, y, s=28, color=colours[label], zorder=3, label=name)
+            axis.scatter(
+                x, y, s=28, color=colours[label], marker=markers[key], zorder=3, label=name
+            )
         axis.set_yscale("log")
         axis.margins(0.15)
         axis.set_xlabel("mean guesses per solved game")

@@ -9,11 +9,13 @@ from typing import cast
 import matplotlib
 import matplotlib.image
 import nbformat
+import numpy as np
 import pandas as pd
 import pytest
 from matplotlib import rc_context
 from matplotlib.backend_bases import RendererBase
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.collections import PathCollection
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
@@ -146,6 +148,11 @@ def test_default_sizes_are_a_papers_column_or_text_width() -> None:
     assert figure_of("evaluations", single_size).get_size_inches()[0] == COLUMN_WIDTH
     assert figure_of("distribution", many_players).get_size_inches()[0] == TEXT_WIDTH
     assert figure_of("heatmap", several_sizes).get_size_inches()[0] == TEXT_WIDTH
+    # Three blocks of two players: two panels abreast across the text width.
+    grid = figure_of("distribution", several_sizes)
+    assert grid.get_size_inches()[0] == TEXT_WIDTH and len(grid.axes) == 3
+    specs = [axis.get_subplotspec() for axis in grid.axes]
+    assert {spec.get_gridspec().ncols for spec in specs if spec is not None} == {2}
     chosen = figure_of("distribution", many_players, size=(3.3, 2.5))
     assert tuple(chosen.get_size_inches()) == (3.3, 2.5)
 
@@ -295,9 +302,7 @@ def note_text(figure: Figure) -> str:
 
 def test_every_plot_says_what_it_leaves_out() -> None:
     evaluations = figure_of("evaluations", single_size)
-    assert evaluations.notes == (
-        "Not shown, no evaluations counted (exhaustive players): Entropy, Random.",
-    )
+    assert evaluations.notes == ("Not shown, counting no evaluations: Entropy, Random.",)
     assert "Entropy, Random." in note_text(evaluations)  # drawn under the figure too
     assert legend_of(evaluations) == ["EDA + f_l", "EDA + f"]
     distribution = figure_of("distribution", single_size)
@@ -384,6 +389,23 @@ def test_heatmap_cells_show_values_only_while_they_fit() -> None:
     assert many_figure.get_suptitle() == "many: 7 sizes, (4,2) to (4,8)"
 
 
+def test_heatmap_times_take_a_log_scale_when_they_span_a_decade() -> None:
+    games = several_sizes()
+    slow = games.assign(seconds=games["seconds"].where(games["label"] != "Archive", 100.0))
+    bars = [axis.get_xlabel() for axis in make_figure(slow, {"name": "s"}, "heatmap").axes]
+    assert "mean ms per game (log scale)" in bars
+    even = [axis.get_xlabel() for axis in make_figure(games, {"name": "e"}, "heatmap").axes]
+    assert "mean ms per game" in even and "mean ms per game (log scale)" not in even
+
+
+def test_evaluations_mark_each_block_and_keep_a_players_colour() -> None:
+    figure = figure_of("evaluations", several_sizes)
+    points = [cast(PathCollection, point) for point in figure.axes[0].collections]
+    assert len({np.asarray(point.get_facecolor()).tobytes() for point in points}) == 1  # a player
+    assert len({np.asarray(point.get_paths()[0].vertices).tobytes() for point in points}) == 3
+    assert legend_of(figure) == ["Archive (4,6)", "Archive (5,8)", "Archive (6,9)"]
+
+
 def test_a_figure_shows_itself_as_png_in_a_notebook() -> None:
     figure = figure_of("cumulative", single_size)
     data, metadata = figure._repr_mimebundle_()
@@ -417,7 +439,7 @@ def test_the_plot_command_takes_title_size_and_players(
     assert status == 0 and printed.strip() == str(out)
     assert png_pixels_and_dpi(out)[0] == (990, 750)
     # What the figure leaves out, for its caption.
-    assert err.strip() == "note: Not shown, no evaluations counted (exhaustive players): Random."
+    assert err.strip() == "note: Not shown, counting no evaluations: Random."
     for options, message in [
         (["--size", "3.3"], "size '3.3' must be WIDTH,HEIGHT in inches"),
         (["--size", "0,2"], "width and height must be inches above 0"),
