@@ -116,6 +116,7 @@ def run(
     progress: bool = True,
     plugins: Sequence[str] = (),
     allow_large: bool = False,
+    accept_changed_code: bool = False,
     spelling: Callable[[str], str] = _keyword,
 ) -> Results:
     """Play an experiment's games into a results directory and open it.
@@ -133,6 +134,9 @@ def run(
         progress: show a progress bar on stderr.
         plugins: modules to import first (players of your own).
         allow_large: run plans above the limits (entries, games, memory).
+        accept_changed_code: with ``resume``, add games even though the stored ones were
+            played by another version of evo_mastermind or of a plugin module (the record
+            and the report then list every version); refused otherwise.
         spelling: how options are named in errors (the command line passes ``--name``).
 
     Raises:
@@ -154,6 +158,11 @@ def run(
         out=out,
         spelling=spelling,
     )
+    if accept_changed_code and not resume:
+        raise RunOptionsError(
+            f"{spelling('accept_changed_code')} goes with {spelling('resume')} (it lets a resumed "
+            "run add games to results played by other code)"
+        )
     limits = NO_LIMITS if allow_large else PlanLimits()
     written: str | None = None
     if not isinstance(config, str | os.PathLike | Mapping):
@@ -182,7 +191,14 @@ def run(
             config_path.write_text(written, encoding="utf-8")
         with make_executor(executor, workers, scheduler) as pool:
             outcome = run_experiment(
-                loaded, config_path, target, pool, resume=resume, force=force, progress=progress
+                loaded,
+                config_path,
+                target,
+                pool,
+                resume=resume,
+                force=force,
+                progress=progress,
+                accept_changed_code=accept_changed_code,
             )
     results = load(target)
     results.outcome = outcome
