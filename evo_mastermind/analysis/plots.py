@@ -302,10 +302,13 @@ def plot_cumulative(
         width = float(figure.get_size_inches()[0])
         for axis, key, block, present in panels:
             counts, shares = _solved_shares(block, present)
+            # Each share holds until the next count; the last one for half a step more.
+            ends = np.append(counts, counts[-1] + 0.5)
             for label in present:
+                solved = shares[label].cumsum().to_numpy()
                 axis.step(
-                    counts,
-                    shares[label].cumsum(),
+                    ends,
+                    np.append(solved, solved[-1]),
                     where="post",
                     color=colours[label],
                     linestyle=styles[label],
@@ -313,6 +316,7 @@ def plot_cumulative(
                     linewidth=1.4,
                 )
             axis.set_xticks(counts)
+            axis.set_xlim(counts[0] - 0.5, ends[-1])
             axis.set_ylim(0, 1.02)
             axis.set_xlabel("guesses")
             axis.set_ylabel("share solved within n")

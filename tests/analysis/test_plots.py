@@ -463,6 +463,8 @@ def test_a_notebook_shows_every_kind_with_no_magic_and_completes_the_api(
         f"import evo_mastermind as em\nresults = em.load({str(results)!r})\nnames = dir(em)",
         *(f"results.plot({kind!r})" for kind in PLOT_KINDS),
         "print('Results' in names, 'TYPE_CHECKING' in names, 'lazy_exports' in names)",
+        # With the inline backend on as well, each figure still shows once.
+        "%matplotlib inline\nresults.plot('cumulative')",
         # What the kernel offers on Tab after `em.Res`, through IPython's own completer.
         "from IPython.core.completer import provisionalcompleter\n"
         "with provisionalcompleter():\n"
@@ -475,5 +477,8 @@ def test_a_notebook_shows_every_kind_with_no_magic_and_completes_the_api(
     for cell in notebook.cells[1 : 1 + len(PLOT_KINDS)]:
         assert [output.output_type for output in cell.outputs] == ["execute_result"]
         assert "image/png" in cell.outputs[0].data, cell.source
-    assert notebook.cells[-2].outputs[0].text == "True False False\n"
+    assert notebook.cells[-3].outputs[0].text == "True False False\n"
+    inline = notebook.cells[-2].outputs
+    assert [output.output_type for output in inline] == ["execute_result"]
+    assert "image/png" in inline[0].data
     assert "Results" in notebook.cells[-1].outputs[0].text
