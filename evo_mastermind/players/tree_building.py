@@ -32,6 +32,7 @@ from evo_mastermind.scoring import Response, indexed_scorer
 if TYPE_CHECKING:
     from evo_mastermind.codes import CodeSpace
     from evo_mastermind.execution import Executor
+    from evo_mastermind.heuristics import Heuristic
 
 MAX_DEPTH = 100
 THREADS_FROM = 10_000
@@ -109,7 +110,7 @@ def grow_partition_tree(
     name: str,
     first: int,
     pool_all: bool,
-    heuristic: str,
+    heuristic: Heuristic,
     progress: bool,
 ) -> GrownTree:
     """A partition player's tree grown by the compiled kernel (the guesses asking would give).

@@ -20,6 +20,7 @@ from typing import Any
 import pyarrow as pa
 from tqdm import tqdm
 
+from evo_mastermind import messages
 from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.execution import Executor
 from evo_mastermind.runner.config import ExperimentConfig
@@ -75,10 +76,6 @@ def code_provenance(config: ExperimentConfig) -> Provenance:
     return current_provenance([*config.plugins, *modules_of(sources)])
 
 
-def _to_stderr(line: str) -> None:
-    print(f"evo-mastermind: {line}", file=sys.stderr)
-
-
 def check_out(results: ResultsDir) -> None:
     """Refuse a path that is a file, or a non-empty directory this tool did not write.
 
@@ -98,7 +95,7 @@ def prepare(
     config: ExperimentConfig,
     resume: bool,
     force: bool,
-    notify: Callable[[str], None] = _to_stderr,
+    notify: Callable[[str], None] = messages.notify,
     provenance: Provenance | None = None,
     accept_changed_code: bool = False,
 ) -> list[Provenance]:
@@ -288,7 +285,7 @@ def run_experiment(
     resume: bool = False,
     force: bool = False,
     progress: bool = True,
-    notify: Callable[[str], None] = _to_stderr,
+    notify: Callable[[str], None] = messages.notify,
     accept_changed_code: bool = False,
 ) -> RunOutcome:
     """Play every game of ``config`` not yet stored in ``out``, holding its lock.
