@@ -1,4 +1,4 @@
-"""Plots of a games table: guess-count distributions, evaluations against guesses, heat maps.
+"""Plots of a games table: guess-count distributions, evaluations, heat maps, CD diagrams.
 
 Figures are built as :class:`matplotlib.figure.Figure` objects without pyplot, so nothing
 depends on a display: PNG is rendered by Agg and PDF by matplotlib's PDF backend, chosen by
@@ -299,11 +299,66 @@ def plot_heatmap(games: pd.DataFrame, experiment: Experiment) -> Figure:
     return figure
 
 
+CD_PANEL_SIZE = (8.0, 2.8)
+"""Inches of one critical-difference panel (one per paired block)."""
+
+
+def plot_cd(games: pd.DataFrame, experiment: Experiment) -> Figure:
+    """The critical-difference diagram of each paired block (Demšar 2006).
+
+    Each player's mean rank over the secrets (1 = fewest guesses), as the Friedman test of
+    ``mean_ranks.csv`` computes it; players joined by a bar are not told apart by the Nemenyi
+    test, and the critical difference is drawn above the axis. Drawn by
+    :func:`scikit_posthocs.critical_difference_diagram`, in the palette of the other plots.
+
+    Raises:
+        AnalysisError: no block whose three or more players played the same secrets.
+    """
+    from scikit_posthocs import critical_difference_diagram
+
+    from evo_mastermind.analysis.paired import friedman_by_block, paired_blocks
+
+    found = paired_blocks(games, experiment)
+    tested = friedman_by_block(found, experiment, asked=False)
+    if not tested:
+        why = "; ".join(each.reason for each in found if each.reason) or "fewer than 3 players"
+        raise AnalysisError(
+            f"a critical-difference diagram needs three or more players that played the same "
+            f"secrets ({why})"
+        )
+    colours = player_colours(label_order(games, experiment))
+    figure = Figure(
+        figsize=(CD_PANEL_SIZE[0], CD_PANEL_SIZE[1] * len(tested)), dpi=DPI, layout="constrained"
+    )
+    axes = np.atleast_1d(figure.subplots(len(tested), 1, squeeze=False)[:, 0])
+    for axis, (block, result, _design) in zip(axes, tested, strict=True):
+        critical_difference_diagram(
+            result.mean_ranks,
+            result.nemenyi,
+            cd=result.critical_difference,
+            alpha=result.alpha,
+            ax=axis,
+            color_palette={label: colours[str(label)] for label in result.mean_ranks.index},
+            label_fmt_left="{label} ({rank:.2f})",
+            label_fmt_right="({rank:.2f}) {label}",
+            label_props={"fontsize": 8},
+        )
+        axis.set_title(
+            f"{_block_name(block)}: mean rank over {result.secrets} secret means, "
+            f"CD = {result.critical_difference:.3f} (α = {result.alpha:g})",
+            fontsize=9,
+            pad=16,  # above the CD bar scikit-posthocs draws over the axis
+        )
+    figure.suptitle(_title(experiment, games))
+    return figure
+
+
 PLOTTERS: dict[str, Callable[[pd.DataFrame, Experiment], Figure]] = {
     "distribution": plot_distribution,
     "cumulative": plot_cumulative,
     "evaluations": plot_evaluations,
     "heatmap": plot_heatmap,
+    "cd": plot_cd,
 }
 
 
