@@ -155,8 +155,9 @@ def test_blocks_of_other_secrets_say_why_they_are_not_paired() -> None:
 def test_the_cd_diagram_draws_each_paired_block_or_says_why_not() -> None:
     from evo_mastermind.analysis.plots import make_figure
 
-    figure = make_figure(_games(GUESSES), None, "cd")
-    assert "CD = " in figure.axes[0].get_title() and "5 secret means" in figure.axes[0].get_title()
+    figure = make_figure(_games(GUESSES), {}, "cd")
+    assert "CD = " in figure.axes[0].get_title()
+    assert "5 secrets used, 0 dropped for failed games" in figure.notes[0]
     two = _games({"A": GUESSES["A"], "B": GUESSES["B"]})
     with pytest.raises(AnalysisError, match="needs three or more players that played the same"):
-        make_figure(two, None, "cd")
+        make_figure(two, {}, "cd")
