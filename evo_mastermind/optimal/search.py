@@ -16,11 +16,24 @@ shortcut is exact:
   number of responses other than the win), so filling the levels in order bounds ``T``
   from below; a part too large for the guesses left cannot be finished at all.
 * A guess whose parts all have at most two secrets is scored exactly without recursion.
+* Plain answers (Neuwirth's and Koyama & Lai's "obvious" guesses, as fancidev's 2012
+  solver uses them): only a member can reach the set's counting bound, so the first member
+  that does with parts of at most two is the answer; failing that, the first code of all
+  reaching one more with such parts. Most small sets are settled so, without a search.
 * Symmetry: colour and position permutations that fix every guess played map the
   candidate set onto itself, so only the least code of each orbit is tried (colours never
   played are interchangeable, which the canonical relabelling of unplayed colours covers).
+  A colour no candidate holds scores like a blank peg, so of guesses differing only in
+  such colours only the least is tried (the same parts).
+* The parts of a guess are searched smallest first: each one solved tightens the budget
+  of the larger ones, and the largest is searched last with the least slack.
 * A transposition table keeps, per candidate set and guesses left, the exact value and
   its best guess, or the best lower bound proven; sets are compared member by member.
+  What is proven without a guess limit bounds the same set under a limit.
+
+The pruning never drops a guess unless a lower code is at least as good, so it keeps the
+tree the plain search finds. The search returns to Python between bounded stretches of
+work when it runs long (:func:`solve`), so a Ctrl-C or a time limit stops it at once.
 
 Ties between equally good guesses go to the lowest code index, which makes the tree a
 function of the game alone: a guess with a lower index than the best one found so far is
@@ -31,6 +44,8 @@ Responses are packed ``black * (pegs + 1) + white`` as everywhere in the project
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 import numpy.typing as npt
@@ -46,6 +61,23 @@ UNLIMITED = 255
 
 TT_MIN = 4
 """Candidate sets from this size are kept in the transposition table."""
+
+STOPPED = -2
+"""The guess :func:`_search` returns when stopped before it finished."""
+
+INLINE_WORK = 100_000_000
+"""Responses a search may look up in the calling thread (about 0.1 s) before it moves to a
+thread of its own, where it can be stopped (a short search is spared the thread's cost)."""
+
+POLL_SECONDS = 0.05
+"""How often the waiting thread wakes, so that an exception sent to it is raised."""
+
+UNSURE = -1
+NO_MEMBER = -2
+"""What :func:`_member_at_floor` returns when it finds no plain answer."""
+
+OBVIOUS_MAX = 64
+"""Candidate sets up to this size are first tried for a plain answer (:func:`_member_at_floor`)."""
 
 Game = tuple[
     npt.NDArray[np.uint8],  # every code
@@ -195,6 +227,75 @@ def _is_representative(
 
 
 @njit(cache=True, nogil=True)
+def _steps(
+    n: int, d: int, floor: npt.NDArray[np.int64], capacity: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """What the ``c``-th secret of a part adds to its counting bound, ``d`` guesses left.
+
+    ``INF`` past the most secrets ``d`` guesses can find; index ``c`` from 0 to ``n``.
+    """
+    step = np.empty(n + 1, dtype=np.int64)
+    step[0] = 0
+    for c in range(1, n + 1):
+        step[c] = floor[c] - floor[c - 1] if c <= capacity[d] else INF
+    return step
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _split(
+    g: int,
+    members: npt.NDArray[np.int32],
+    table: npt.NDArray[np.uint8],
+    step: npt.NDArray[np.int64],
+    win: int,
+    counts: npt.NDArray[np.int64],
+) -> tuple[int, int]:
+    """``(counting bound, largest part other than the win)`` of guess ``g`` on the set.
+
+    ``counts`` is scratch, all zero on entry and on return.
+    """
+    total = members.shape[0]
+    big = 0
+    for m in members:
+        r = table[g, m]
+        c = counts[r] + 1
+        counts[r] = c
+        if r != win:
+            total += step[c]
+            if c > big:
+                big = c
+    for m in members:
+        counts[table[g, m]] = 0
+    return total, big
+
+
+@njit(cache=True, nogil=True)
+def _member_at_floor(
+    members: npt.NDArray[np.int32],
+    floor_n: int,
+    step: npt.NDArray[np.int64],
+    table: npt.NDArray[np.uint8],
+    win: int,
+    counts: npt.NDArray[np.int64],
+) -> int:
+    """The best guess when a member plainly reaches the set's counting bound ``floor_n``.
+
+    No guess costs less than ``floor_n``, and only a member can reach it: a guess outside
+    the set finds no secret with its first guess, so the levels fill one place later. The
+    first member whose bound is ``floor_n`` is the answer when its parts hold at most two
+    secrets (its bound is then its exact total). Returns that member, :data:`UNSURE` when
+    the first such member has a larger part (it may cost more, or tie: the search decides),
+    or :data:`NO_MEMBER` when none reaches the bound (then nothing costs less than
+    ``floor_n + 1``).
+    """
+    for m in members:
+        total, big = _split(m, members, table, step, win, counts)
+        if total == floor_n:
+            return int(m) if big <= 2 else UNSURE
+    return NO_MEMBER
+
+
+@njit(cache=True, nogil=True)
 def guess_bounds(
     members: npt.NDArray[np.int32],
     d: int,
@@ -207,6 +308,27 @@ def guess_bounds(
     One guess per symmetry class, each splitting the set; with each its counting lower
     bound and the size of its largest part other than the win.
     """
+    guesses, bounds, largest, _ = _candidates(members, d, history, played, game, -1)
+    return guesses, bounds, largest
+
+
+@njit(cache=True, nogil=True)
+def _candidates(
+    members: npt.NDArray[np.int32],
+    d: int,
+    history: npt.NDArray[np.int32],
+    played: int,
+    game: Game,
+    target: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], int]:
+    """:func:`guess_bounds`, stopping early at a plain answer of total ``target``.
+
+    ``target`` is a proven lower bound of every guess's total (or -1: none). The first code
+    whose bound is ``target`` with parts of at most two secrets (its exact total) is then
+    the best guess, returned last (-1 when there is none; the guesses are then complete).
+    It is the first such code of all: a code the symmetries skip has a lower one with parts
+    of the same sizes.
+    """
     codes, colors, table, perms, floor, capacity = game
     n = members.shape[0]
     pegs = codes.shape[1]
@@ -218,34 +340,52 @@ def guess_bounds(
         for colour in codes[history[h]]:
             colour_used[colour] = True
     sigmas, maps = _stabiliser(codes, colors, perms, history, played)
+    # With no symmetry left and every colour played, every code is its orbit's least.
+    symmetric = sigmas.shape[0] > 1 or not colour_used.all()
+    # A colour no member holds scores like a blank peg: such colours are interchangeable in a
+    # guess (the same parts), so only guesses whose blanks are the least of them are tried.
+    blank = np.ones(colors, dtype=np.bool_)
+    for m in members:
+        for colour in codes[m]:
+            blank[colour] = False
+    for colour in range(colors):
+        if blank[colour]:
+            blank[colour] = False
+            break
+    step = _steps(n, child_d, floor, capacity)
     image = np.empty(pegs, dtype=np.int64)
     relabel = np.empty(colors, dtype=np.int64)
     counts = np.zeros((pegs + 1) * (pegs + 1), dtype=np.int64)
     guesses = np.empty(n_codes, dtype=np.int64)
     bounds = np.empty(n_codes, dtype=np.int64)
-    largest = np.zeros(n_codes, dtype=np.int64)
+    largest = np.empty(n_codes, dtype=np.int64)
     found = 0
     for g in range(n_codes):
-        if not _is_representative(codes[g], g, colors, colour_used, sigmas, maps, image, relabel):
+        skip = False
+        for i in range(pegs):
+            if blank[codes[g, i]]:
+                skip = True
+                break
+        if skip:
             continue
-        counts[:] = 0
-        row = table[g]
-        for m in members:
-            counts[row[m]] += 1
-        if counts[win] == 0 and counts[row[members[0]]] == n:
+        if symmetric and not _is_representative(
+            codes[g], g, colors, colour_used, sigmas, maps, image, relabel
+        ):
             continue
-        total = n
-        for r in range(counts.shape[0]):
-            if counts[r] > 0 and r != win:
-                total += _part_floor(counts[r], child_d, floor, capacity)
-                largest[found] = max(largest[found], counts[r])
+        total, big = _split(g, members, table, step, win, counts)
+        if big == n:  # one part holding every secret: the guess tells nothing
+            continue
+        if total == target:
+            if big <= 2:
+                return guesses[:found], bounds[:found], largest[:found], g
+            target = -1  # the first code reaching it may cost more: the search decides
         guesses[found] = g
         bounds[found] = min(total, INF)
+        largest[found] = big
         found += 1
-    return guesses[:found], bounds[:found], largest[:found]
+    return guesses[:found], bounds[:found], largest[:found], -1
 
 
-@njit(cache=True, nogil=True)
 def solve(
     members: npt.NDArray[np.int32],
     d: int,
@@ -261,6 +401,56 @@ def solve(
     guess is -1. ``history[:played]`` are the guesses played to reach the set (they only
     decide which symmetries may prune). ``memo`` is the transposition table; its ``used``
     counts the pool and the table entries filled, then the nodes searched.
+
+    Interruptible: a search that outgrows :data:`INLINE_WORK` goes on in a thread while
+    this one waits in Python, so a Ctrl-C or a time limit raised here stops the compiled
+    search within milliseconds (what it proved stays in the table) and is raised again.
+    """
+    control = np.array([0, INLINE_WORK], dtype=np.int64)
+    value, guess = _search(members, d, budget, history, played, game, memo, control)
+    if control[0] == 0:
+        return int(value), int(guess)
+    control[:] = (0, INF)
+    answer: list[tuple[int, int]] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            answer.append(_search(members, d, budget, history, played, game, memo, control))
+        except BaseException as error:  # handed to the waiting thread
+            failure.append(error)
+
+    worker = threading.Thread(target=run, name="evo-mastermind-optimal", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(POLL_SECONDS)
+    except BaseException:
+        control[0] = 1  # the search returns at its next node, storing nothing unfinished
+        worker.join()
+        raise
+    if failure:
+        raise failure[0]
+    value, guess = answer[0]
+    return int(value), int(guess)
+
+
+@njit(cache=True, nogil=True)
+def _search(
+    members: npt.NDArray[np.int32],
+    d: int,
+    budget: int,
+    history: npt.NDArray[np.int32],
+    played: int,
+    game: Game,
+    memo: Memo,
+    control: npt.NDArray[np.int64],
+) -> tuple[int, int]:
+    """:func:`solve` compiled; ``control`` is ``[stop, work left]``.
+
+    Every node searched spends its size times the number of codes from the work left (about
+    the number of responses it looks up) and sets ``stop`` when none is left; once ``stop``
+    is set every node returns at once with guess :data:`STOPPED`, storing nothing.
     """
     codes, _, table, _, floor, capacity = game
     tt_key, tt_meta, pool, used = memo
@@ -280,15 +470,35 @@ def solve(
                 return (value, tt_meta[slot, 5]) if value <= budget else (value, -1)
             if tt_meta[slot, 0] > budget:
                 return tt_meta[slot, 0], -1
+        if d != UNLIMITED:
+            at_least = _proven(members, UNLIMITED, tt_key, tt_meta, pool)
+            if at_least > budget:
+                return at_least, -1
     used[2] += 1
+    control[1] -= n * codes.shape[0]
+    if control[1] < 0:
+        control[0] = 1
+    if control[0] != 0:
+        return INF, STOPPED
     pegs = codes.shape[1]
     n_codes = codes.shape[0]
     win = pegs * (pegs + 1)
     n_responses = (pegs + 1) * (pegs + 1)
     child_d = d if d == UNLIMITED else d - 1
-
-    guesses, bounds, largest = guess_bounds(members, d, history, played, game)
     counts = np.zeros(n_responses, dtype=np.int64)
+    target = -1
+    if n <= OBVIOUS_MAX:
+        step = _steps(n, child_d, floor, capacity)
+        member = _member_at_floor(members, bound, step, table, win, counts)
+        if member >= 0:
+            return bound, member
+        if member == NO_MEMBER:
+            target = bound + 1
+    guesses, bounds, largest, plain = _candidates(members, d, history, played, game, target)
+    if plain >= 0:
+        if n >= TT_MIN:
+            store(members, d, target, True, plain, tt_key, tt_meta, pool, used)
+        return (target, plain) if target <= budget else (target, -1)
     best, best_guess = budget + 1, -1
     failed = INF  # the least lower bound of a guess that did not fit the budget
     pending_key = np.empty(guesses.shape[0], dtype=np.int64)
@@ -349,9 +559,7 @@ def solve(
             known[r] = _part_floor(c, child_d, floor, capacity)
             if c >= TT_MIN:
                 part = grouped[starts[r] : starts[r] + c]
-                slot = find(part, child_d, set_hash(part, child_d), tt_key, tt_meta, pool)
-                if slot >= 0:
-                    known[r] = max(known[r], tt_meta[slot, 0])
+                known[r] = max(known[r], _proven(part, child_d, tt_key, tt_meta, pool))
             rest += known[r]
         spent = n
         if spent + rest > limit:
@@ -359,17 +567,20 @@ def solve(
             continue
         ok = True
         while True:  # largest parts first: the likeliest to overrun the limit
-            r = int(np.argmax(sizes))
-            c = sizes[r]
-            if c == 0:
+            r = -1
+            for q in range(n_responses):
+                if sizes[q] > 2 and (r < 0 or sizes[q] < sizes[r]):
+                    r = q
+            if r < 0:
                 break
+            c = sizes[r]
             sizes[r] = 0
             if c <= 2:
                 continue
             rest -= known[r]
             child_budget = limit - spent - rest
             history[played] = g
-            value, _ = solve(
+            value, _ = _search(
                 grouped[starts[r] : starts[r] + c],
                 child_d,
                 child_budget,
@@ -377,7 +588,10 @@ def solve(
                 played + 1,
                 game,
                 memo,
+                control,
             )
+            if control[0] != 0:
+                return INF, STOPPED
             if value > child_budget:
                 failed = min(failed, spent + value + rest)
                 ok = False
@@ -394,6 +608,29 @@ def solve(
     if n >= TT_MIN:
         store(members, d, failed, False, -1, tt_key, tt_meta, pool, used)
     return failed, -1
+
+
+@njit(cache=True, nogil=True)
+def _proven(
+    members: npt.NDArray[np.int32],
+    d: int,
+    tt_key: npt.NDArray[np.uint64],
+    tt_meta: npt.NDArray[np.int64],
+    pool: npt.NDArray[np.int32],
+) -> int:
+    """The least total the table proves for the set with ``d`` guesses left (0: nothing).
+
+    A limit never lowers the optimum, so with ``d`` limited what is proven without a
+    limit holds too (the search for the shallowest optimal tree meets the sets the search
+    without a limit solved).
+    """
+    slot = find(members, d, set_hash(members, d), tt_key, tt_meta, pool)
+    value = tt_meta[slot, 0] if slot >= 0 else 0
+    if d != UNLIMITED:
+        slot = find(members, UNLIMITED, set_hash(members, UNLIMITED), tt_key, tt_meta, pool)
+        if slot >= 0:
+            value = max(value, tt_meta[slot, 0])
+    return value
 
 
 @njit(cache=True, nogil=True)
