@@ -16,8 +16,8 @@ shortcut is exact:
   number of responses other than the win), so filling the levels in order bounds ``T``
   from below; a part too large for the guesses left cannot be finished at all.
 * A guess whose parts all have at most two secrets is scored exactly without recursion.
-* Plain answers (Neuwirth's and Koyama & Lai's "obvious" guesses, as fancidev's 2012
-  solver uses them): only a member can reach the set's counting bound, so the first member
+* Plain answers (the "obvious" guesses of fancidev's 2012 solver, ties kept to the lowest
+  code): only a member can reach the set's counting bound, so the first member
   that does with parts of at most two is the answer; failing that, the first code of all
   reaching one more with such parts. Most small sets are settled so, without a search.
 * Symmetry: colour and position permutations that fix every guess played map the
@@ -277,22 +277,22 @@ def _member_at_floor(
     table: npt.NDArray[np.uint8],
     win: int,
     counts: npt.NDArray[np.int64],
-) -> int:
+) -> tuple[int, int]:
     """The best guess when a member plainly reaches the set's counting bound ``floor_n``.
 
     No guess costs less than ``floor_n``, and only a member can reach it: a guess outside
     the set finds no secret with its first guess, so the levels fill one place later. The
     first member whose bound is ``floor_n`` is the answer when its parts hold at most two
-    secrets (its bound is then its exact total). Returns that member, :data:`UNSURE` when
-    the first such member has a larger part (it may cost more, or tie: the search decides),
-    or :data:`NO_MEMBER` when none reaches the bound (then nothing costs less than
-    ``floor_n + 1``).
+    secrets (its bound is then its exact total). Returns that member and its largest part,
+    or :data:`UNSURE` when the first such member has a larger part (it may cost more, or
+    tie: the search decides), or :data:`NO_MEMBER` when none reaches the bound (then
+    nothing costs less than ``floor_n + 1``).
     """
     for m in members:
         total, big = _split(m, members, table, step, win, counts)
         if total == floor_n:
-            return int(m) if big <= 2 else UNSURE
-    return NO_MEMBER
+            return (int(m), big) if big <= 2 else (UNSURE, 0)
+    return NO_MEMBER, 0
 
 
 @njit(cache=True, nogil=True)
@@ -325,7 +325,8 @@ def _candidates(
 
     ``target`` is a proven lower bound of every guess's total (or -1: none). The first code
     whose bound is ``target`` with parts of at most two secrets (its exact total) is then
-    the best guess, returned last (-1 when there is none; the guesses are then complete).
+    the best guess, returned last and listed last (-1 when there is none; the guesses are
+    then complete).
     It is the first such code of all: a code the symmetries skip has a lower one with parts
     of the same sizes.
     """
@@ -340,8 +341,15 @@ def _candidates(
         for colour in codes[history[h]]:
             colour_used[colour] = True
     sigmas, maps = _stabiliser(codes, colors, perms, history, played)
-    # With no symmetry left and every colour played, every code is its orbit's least.
-    symmetric = sigmas.shape[0] > 1 or not colour_used.all()
+    # With no symmetry but the relabelling of unplayed colours, a code is its orbit's least
+    # when its unplayed colours first appear in increasing order, from the least of them.
+    symmetric = sigmas.shape[0] > 1
+    rank = np.full(colors, -1, dtype=np.int64)
+    unplayed = 0
+    for colour in range(colors):
+        if not colour_used[colour]:
+            rank[colour] = unplayed
+            unplayed += 1
     # A colour no member holds scores like a blank peg: such colours are interchangeable in a
     # guess (the same parts), so only guesses whose blanks are the least of them are tried.
     blank = np.ones(colors, dtype=np.bool_)
@@ -362,10 +370,14 @@ def _candidates(
     found = 0
     for g in range(n_codes):
         skip = False
+        fresh = 0
         for i in range(pegs):
-            if blank[codes[g, i]]:
+            colour = codes[g, i]
+            if blank[colour] or rank[colour] > fresh:
                 skip = True
                 break
+            if rank[colour] == fresh:
+                fresh += 1
         if skip:
             continue
         if symmetric and not _is_representative(
@@ -377,7 +389,10 @@ def _candidates(
             continue
         if total == target:
             if big <= 2:
-                return guesses[:found], bounds[:found], largest[:found], g
+                guesses[found] = g
+                bounds[found] = total
+                largest[found] = big
+                return guesses[: found + 1], bounds[: found + 1], largest[: found + 1], g
             target = -1  # the first code reaching it may cost more: the search decides
         guesses[found] = g
         bounds[found] = min(total, INF)
@@ -407,11 +422,11 @@ def solve(
     search within milliseconds (what it proved stays in the table) and is raised again.
     """
     control = np.array([0, INLINE_WORK], dtype=np.int64)
-    value, guess = _search(members, d, budget, history, played, game, memo, control)
+    value, guess, _ = _search(members, d, budget, history, played, game, memo, control)
     if control[0] == 0:
         return int(value), int(guess)
     control[:] = (0, INF)
-    answer: list[tuple[int, int]] = []
+    answer: list[tuple[int, int, int]] = []
     failure: list[BaseException] = []
 
     def run() -> None:
@@ -431,7 +446,7 @@ def solve(
         raise
     if failure:
         raise failure[0]
-    value, guess = answer[0]
+    value, guess, _ = answer[0]
     return int(value), int(guess)
 
 
@@ -445,8 +460,10 @@ def _search(
     game: Game,
     memo: Memo,
     control: npt.NDArray[np.int64],
-) -> tuple[int, int]:
-    """:func:`solve` compiled; ``control`` is ``[stop, work left]``.
+) -> tuple[int, int, int]:
+    """:func:`solve` compiled, with the depth of the tree found; ``control``: ``[stop, work left]``.
+
+    The depth (guesses the deepest secret needs) is 0 when the total is only a bound.
 
     Every node searched spends its size times the number of codes from the work left (about
     the number of responses it looks up) and sets ``stop`` when none is left; once ``stop``
@@ -456,30 +473,37 @@ def _search(
     tt_key, tt_meta, pool, used = memo
     n = members.shape[0]
     if n == 1:
-        return (1, int(members[0])) if d >= 1 else (INF, -1)
+        return (1, int(members[0]), 1) if d >= 1 else (INF, -1, 0)
     if n == 2:
-        return (3, int(members[0])) if d >= 2 else (INF, -1)
+        return (3, int(members[0]), 2) if d >= 2 else (INF, -1, 0)
     bound = _part_floor(n, d, floor, capacity)
     if bound > budget:
-        return bound, -1
+        return bound, -1, 0
     if n >= TT_MIN:
         slot = find(members, d, set_hash(members, d), tt_key, tt_meta, pool)
         if slot >= 0:
-            if tt_meta[slot, 1] == 1:
+            if tt_meta[slot, 1] > 0:
                 value = tt_meta[slot, 0]
-                return (value, tt_meta[slot, 5]) if value <= budget else (value, -1)
+                if value > budget:
+                    return value, -1, 0
+                return value, tt_meta[slot, 5], tt_meta[slot, 1]
             if tt_meta[slot, 0] > budget:
-                return tt_meta[slot, 0], -1
+                return tt_meta[slot, 0], -1, 0
         if d != UNLIMITED:
-            at_least = _proven(members, UNLIMITED, tt_key, tt_meta, pool)
-            if at_least > budget:
-                return at_least, -1
+            # The tree found without a limit is this set's tree under any limit it fits.
+            slot = find(members, UNLIMITED, set_hash(members, UNLIMITED), tt_key, tt_meta, pool)
+            if slot >= 0:
+                value = tt_meta[slot, 0]
+                if value > budget:
+                    return value, -1, 0
+                if 0 < tt_meta[slot, 1] <= d:
+                    return value, tt_meta[slot, 5], tt_meta[slot, 1]
     used[2] += 1
     control[1] -= n * codes.shape[0]
     if control[1] < 0:
         control[0] = 1
     if control[0] != 0:
-        return INF, STOPPED
+        return INF, STOPPED, 0
     pegs = codes.shape[1]
     n_codes = codes.shape[0]
     win = pegs * (pegs + 1)
@@ -489,17 +513,18 @@ def _search(
     target = -1
     if n <= OBVIOUS_MAX:
         step = _steps(n, child_d, floor, capacity)
-        member = _member_at_floor(members, bound, step, table, win, counts)
+        member, big = _member_at_floor(members, bound, step, table, win, counts)
         if member >= 0:
-            return bound, member
+            return bound, member, 1 + big
         if member == NO_MEMBER:
             target = bound + 1
     guesses, bounds, largest, plain = _candidates(members, d, history, played, game, target)
     if plain >= 0:
+        depth = 1 + largest[-1]
         if n >= TT_MIN:
-            store(members, d, target, True, plain, tt_key, tt_meta, pool, used)
-        return (target, plain) if target <= budget else (target, -1)
-    best, best_guess = budget + 1, -1
+            store(members, d, target, depth, plain, tt_key, tt_meta, pool, used)
+        return (target, plain, depth) if target <= budget else (target, -1, 0)
+    best, best_guess, best_depth = budget + 1, -1, 0
     failed = INF  # the least lower bound of a guess that did not fit the budget
     pending_key = np.empty(guesses.shape[0], dtype=np.int64)
     pending = 0
@@ -507,7 +532,7 @@ def _search(
         g, total = guesses[k], bounds[k]
         if largest[k] <= 2:  # parts of one or two secrets: the bound is the exact total
             if total < best or (total == best and g < best_guess):
-                best, best_guess = total, g
+                best, best_guess, best_depth = total, g, 1 + largest[k]
             else:
                 failed = min(failed, total)
         elif total <= budget:
@@ -566,7 +591,11 @@ def _search(
             failed = min(failed, spent + rest)
             continue
         ok = True
-        while True:  # largest parts first: the likeliest to overrun the limit
+        depth = 1  # parts of one or two secrets take one or two more guesses
+        for r in range(n_responses):
+            if 0 < sizes[r] <= 2:
+                depth = max(depth, 1 + sizes[r])
+        while True:  # smallest parts first: each one solved tightens the larger ones' budget
             r = -1
             for q in range(n_responses):
                 if sizes[q] > 2 and (r < 0 or sizes[q] < sizes[r]):
@@ -575,12 +604,10 @@ def _search(
                 break
             c = sizes[r]
             sizes[r] = 0
-            if c <= 2:
-                continue
             rest -= known[r]
             child_budget = limit - spent - rest
             history[played] = g
-            value, _ = _search(
+            value, _, below = _search(
                 grouped[starts[r] : starts[r] + c],
                 child_d,
                 child_budget,
@@ -591,23 +618,24 @@ def _search(
                 control,
             )
             if control[0] != 0:
-                return INF, STOPPED
+                return INF, STOPPED, 0
             if value > child_budget:
                 failed = min(failed, spent + value + rest)
                 ok = False
                 break
             spent += value
+            depth = max(depth, 1 + below)
         if ok:
-            best, best_guess = spent + rest, g
+            best, best_guess, best_depth = spent + rest, g, depth
 
     if best_guess >= 0:
         if n >= TT_MIN:
-            store(members, d, best, True, best_guess, tt_key, tt_meta, pool, used)
-        return best, best_guess
+            store(members, d, best, best_depth, best_guess, tt_key, tt_meta, pool, used)
+        return best, best_guess, best_depth
     failed = max(failed, budget + 1)
     if n >= TT_MIN:
-        store(members, d, failed, False, -1, tt_key, tt_meta, pool, used)
-    return failed, -1
+        store(members, d, failed, 0, -1, tt_key, tt_meta, pool, used)
+    return failed, -1, 0
 
 
 @njit(cache=True, nogil=True)
