@@ -33,7 +33,7 @@ shortcut is exact:
 
 The pruning never drops a guess unless a lower code is at least as good, so it keeps the
 tree the plain search finds. The search returns to Python between bounded stretches of
-work when it runs long (:func:`solve`), so a Ctrl-C or a time limit stops it at once.
+work (:func:`solve`), so a Ctrl-C or a time limit stops it within a fraction of a second.
 
 Ties between equally good guesses go to the lowest code index, which makes the tree a
 function of the game alone: a guess with a lower index than the best one found so far is
@@ -44,8 +44,6 @@ Responses are packed ``black * (pegs + 1) + white`` as everywhere in the project
 """
 
 from __future__ import annotations
-
-import threading
 
 import numpy as np
 import numpy.typing as npt
@@ -65,12 +63,10 @@ TT_MIN = 4
 STOPPED = -2
 """The guess :func:`_search` returns when stopped before it finished."""
 
-INLINE_WORK = 100_000_000
-"""Responses a search may look up in the calling thread (about 0.1 s) before it moves to a
-thread of its own, where it can be stopped (a short search is spared the thread's cost)."""
-
-POLL_SECONDS = 0.05
-"""How often the waiting thread wakes, so that an exception sent to it is raised."""
+STRETCH = 100_000_000
+"""Responses the compiled search looks up (about a quarter of a second) between two returns
+to Python, where a Ctrl-C or a time limit can be raised (each return costs the walk back
+to where it stopped: a few per cent)."""
 
 UNSURE = -1
 NO_MEMBER = -2
@@ -417,37 +413,20 @@ def solve(
     decide which symmetries may prune). ``memo`` is the transposition table; its ``used``
     counts the pool and the table entries filled, then the nodes searched.
 
-    Interruptible: a search that outgrows :data:`INLINE_WORK` goes on in a thread while
-    this one waits in Python, so a Ctrl-C or a time limit raised here stops the compiled
-    search within milliseconds (what it proved stays in the table) and is raised again.
+    Interruptible: the compiled search returns to Python after every stretch of about
+    :data:`STRETCH` responses looked up, so a Ctrl-C or a time limit is raised there, in
+    the calling thread (whose CPU time the limit counts); otherwise it resumes, finding
+    what it finished in the table.
     """
-    control = np.array([0, INLINE_WORK], dtype=np.int64)
-    value, guess, _ = _search(members, d, budget, history, played, game, memo, control)
-    if control[0] == 0:
-        return int(value), int(guess)
-    control[:] = (0, INF)
-    answer: list[tuple[int, int, int]] = []
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            answer.append(_search(members, d, budget, history, played, game, memo, control))
-        except BaseException as error:  # handed to the waiting thread
-            failure.append(error)
-
-    worker = threading.Thread(target=run, name="evo-mastermind-optimal", daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(POLL_SECONDS)
-    except BaseException:
-        control[0] = 1  # the search returns at its next node, storing nothing unfinished
-        worker.join()
-        raise
-    if failure:
-        raise failure[0]
-    value, guess, _ = answer[0]
-    return int(value), int(guess)
+    work = STRETCH
+    while True:
+        control = np.array([0, work], dtype=np.int64)
+        stored = int(memo[3][1])
+        value, guess, _ = _search(members, d, budget, history, played, game, memo, control)
+        if control[0] == 0:
+            return int(value), int(guess)
+        if memo[3][1] == stored:  # nothing new kept (a full table): a longer stretch
+            work *= 2
 
 
 @njit(cache=True, nogil=True)
