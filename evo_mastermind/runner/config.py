@@ -10,7 +10,6 @@ options written beside it override the preset's) and may sweep options: a list v
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import re
@@ -27,18 +26,19 @@ from pydantic import (
     NonNegativeInt,
     PositiveFloat,
     PositiveInt,
+    PrivateAttr,
     ValidationError,
     field_validator,
     model_validator,
 )
 
 from evo_mastermind.codes import InvalidGameError
+from evo_mastermind.messages import closest, did_you_mean
 from evo_mastermind.paths import current_name, find_project_root, within_project
 from evo_mastermind.players import (
     PluginError,
     import_plugins,
     known_player,
-    validate_params,
 )
 from evo_mastermind.runner.entries import (
     ExpandedEntry,
@@ -141,6 +141,8 @@ class ExperimentConfig(Strict):
     players: list[PlayerEntry] = Field(min_length=1)
     """The players, each ``{label, player, ...options}`` (see ``players`` below)."""
 
+    _entries: tuple[ExpandedEntry, ...] = PrivateAttr(default=())
+
     @field_validator("plugins")
     @classmethod
     def _import_plugins(cls, plugins: list[str]) -> list[str]:
@@ -159,7 +161,9 @@ class ExperimentConfig(Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> ExperimentConfig:
-        labels = [entry.label for entry in self.entries()]
+        # The plan's entries, expanded once: every later reader takes them from here.
+        self._entries = tuple(expanded for entry in self.players for expanded in entry.expand())
+        labels = [entry.label for entry in self._entries]
         duplicates = sorted({label for label in labels if labels.count(label) > 1})
         if duplicates:
             raise ValueError(f"player labels must be unique; repeated: {', '.join(duplicates)}")
@@ -195,9 +199,12 @@ class ExperimentConfig(Strict):
             if (problem := source_problem(size.space(), source)) is not None
         ]
 
-    def entries(self) -> list[ExpandedEntry]:
-        """Every player entry, sweeps expanded, in config order."""
-        return [expanded for entry in self.players for expanded in entry.expand()]
+    def entries(self) -> tuple[ExpandedEntry, ...]:
+        """Every player entry, sweeps expanded and options validated, in config order.
+
+        Expanded once, when the config is validated (the config is frozen, so is this plan).
+        """
+        return self._entries
 
     def published_table(self, config_path: Path) -> Path | None:
         """``compare_with`` resolved: a file of the project holding the config, else shipped.
@@ -408,9 +415,7 @@ def _check_players_fit(config: ExperimentConfig, path: Path) -> None:
     for entry in config.entries():
         for size in config.game:
             try:
-                known_player(entry.player).check_game(
-                    size.space(), validate_params(entry.player, entry.params)
-                )
+                known_player(entry.player).check_game(size.space(), entry.validated)
             except InvalidGameError as error:
                 raise ConfigError(f"{path}: players: {entry.label!r}: {error}") from None
 
@@ -435,12 +440,10 @@ def _explain(error: ValidationError, data: dict[str, Any]) -> str:
 
 def _did_you_mean(key: str, candidates: Any, missing: bool = False) -> str:
     """A hint naming a close match; for a missing key, the typo that was given instead."""
-    close = difflib.get_close_matches(key, list(candidates), n=1, cutoff=0.7)
-    if not close or close[0] == key:
-        return ""
-    if missing:
-        return f"; {close[0]!r} is given: did you mean {key!r}?"
-    return f" (did you mean {close[0]!r}?)"
+    if not missing:
+        return did_you_mean(key, candidates, cutoff=0.7)
+    given = closest(key, candidates, cutoff=0.7)
+    return f"; {given!r} is given: did you mean {key!r}?" if given is not None else ""
 
 
 def _value_at(data: Any, loc: tuple[int | str, ...]) -> Any:
