@@ -45,6 +45,8 @@ Responses are packed ``black * (pegs + 1) + white`` as everywhere in the project
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import numpy.typing as npt
 from numba import njit
@@ -63,10 +65,14 @@ TT_MIN = 4
 STOPPED = -2
 """The guess :func:`_search` returns when stopped before it finished."""
 
-STRETCH = 100_000_000
-"""Responses the compiled search looks up (about a quarter of a second) between two returns
-to Python, where a Ctrl-C or a time limit can be raised (each return costs the walk back
-to where it stopped: a few per cent)."""
+STRETCH = 20_000_000
+"""Responses the compiled search looks up (a few hundredths of a second) before its first
+return to Python, where a Ctrl-C or a time limit can be raised; later stretches are sized
+to take :data:`STRETCH_SECONDS` of CPU time (each return costs the walk back to where the
+search stopped: a few per cent)."""
+
+STRETCH_SECONDS = 0.1
+"""CPU seconds the compiled search runs between two returns to Python."""
 
 UNSURE = -1
 NO_MEMBER = -2
@@ -414,7 +420,7 @@ def solve(
     counts the pool and the table entries filled, then the nodes searched.
 
     Interruptible: the compiled search returns to Python after every stretch of about
-    :data:`STRETCH` responses looked up, so a Ctrl-C or a time limit is raised there, in
+    :data:`STRETCH_SECONDS` of CPU time, so a Ctrl-C or a time limit is raised there, in
     the calling thread (whose CPU time the limit counts); otherwise it resumes, finding
     what it finished in the table.
     """
@@ -422,11 +428,15 @@ def solve(
     while True:
         control = np.array([0, work], dtype=np.int64)
         stored = int(memo[3][1])
+        start = time.thread_time()
         value, guess, _ = _search(members, d, budget, history, played, game, memo, control)
         if control[0] == 0:
             return int(value), int(guess)
         if memo[3][1] == stored:  # nothing new kept (a full table): a longer stretch
             work *= 2
+        else:  # the next stretch sized to take about STRETCH_SECONDS on this game
+            spent = max(time.thread_time() - start, 1e-3)
+            work = max(1, int(work * min(2.0, max(0.25, STRETCH_SECONDS / spent))))
 
 
 @njit(cache=True, nogil=True)
@@ -444,9 +454,10 @@ def _search(
 
     The depth (guesses the deepest secret needs) is 0 when the total is only a bound.
 
-    Every node searched spends its size times the number of codes from the work left (about
-    the number of responses it looks up) and sets ``stop`` when none is left; once ``stop``
-    is set every node returns at once with guess :data:`STOPPED`, storing nothing.
+    Every node searched spends its size times the number of codes from the work left, and
+    every guess split eight times the size (about the responses and members they read);
+    ``stop`` is set when none is left, and every node then returns at once with guess
+    :data:`STOPPED`, storing nothing.
     """
     codes, _, table, _, floor, capacity = game
     tt_key, tt_meta, pool, used = memo
@@ -536,6 +547,11 @@ def _search(
         if bound_g > limit:
             failed = min(failed, bound_g)
             continue
+        # Splitting the set and looking its parts up costs a few passes over it.
+        control[1] -= 8 * n
+        if control[1] < 0:
+            control[0] = 1
+            return INF, STOPPED, 0
         counts[:] = 0
         row = table[g]
         for i in range(n):
