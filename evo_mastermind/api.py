@@ -25,9 +25,9 @@ from evo_mastermind.messages import notify
 
 if TYPE_CHECKING:
     import pandas as pd
-    from matplotlib.figure import Figure
 
     from evo_mastermind.analysis.analysis import Analysis
+    from evo_mastermind.analysis.figures import PaperFigure
     from evo_mastermind.analysis.stats import GroupRule
     from evo_mastermind.runner import RunOutcome
     from evo_mastermind.runner.record import ExperimentRecord
@@ -402,22 +402,35 @@ class Results:
         return write_analysis_report(self.analysis, self.path, rule)
 
     def plot(
-        self, kind: str = "distribution", out: str | Path | None = None, pool_secrets: bool = False
-    ) -> Figure:
+        self,
+        kind: str = "distribution",
+        out: str | Path | None = None,
+        pool_secrets: bool = False,
+        *,
+        title: str | None = None,
+        size: tuple[float, float] | None = None,
+        players: Sequence[str] | None = None,
+    ) -> PaperFigure:
         """A figure of one kind (``distribution``, ``cumulative``, ``evaluations``, ``heatmap``).
+
+        It shows itself in a notebook; ``figure.notes`` says what it leaves out.
 
         Args:
             kind: the plot kind.
-            out: also write it there (``.png`` or ``.pdf``).
+            out: also write it there (``.png`` at 300 dpi or ``.pdf`` with TrueType fonts).
             pool_secrets: treat every secret source as one.
+            title: the title (default: the experiment's name and game; ``""``: none).
+            size: (width, height) in inches (default: a paper's column, or its text width
+                for many players).
+            players: the players to show, in this order (default: all, in config order).
 
         Raises:
-            AnalysisError: an unknown kind, or one these games cannot show.
+            AnalysisError: an unknown kind or player, or a kind these games cannot show.
         """
         from evo_mastermind.analysis.plots import make_figure, save_figure
 
         games = self.games.assign(secrets="all sources") if pool_secrets else self.games
-        figure = make_figure(games, self.experiment, kind)
+        figure = make_figure(games, self.experiment, kind, title=title, size=size, players=players)
         if out is not None:
             save_figure(figure, out)
         return figure

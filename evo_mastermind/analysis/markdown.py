@@ -19,7 +19,7 @@ from evo_mastermind.analysis.analysis import Analysis
 from evo_mastermind.analysis.failures import FLAG, failure_notes
 from evo_mastermind.analysis.optimum import optimum_lines
 from evo_mastermind.analysis.published import INSIDE, UNPUBLISHED, unreproduced
-from evo_mastermind.analysis.results import blocks, size_text
+from evo_mastermind.analysis.results import Experiment, blocks, size_text
 from evo_mastermind.analysis.stats import (
     GroupRule,
     TestOn,
@@ -27,6 +27,7 @@ from evo_mastermind.analysis.stats import (
     pairs_among,
     significant_pairs,
 )
+from evo_mastermind.runner.record import as_record
 
 SEPARATOR = "───"
 
@@ -304,3 +305,23 @@ def _block_mask(table: pd.DataFrame, block: tuple[int, int, str]) -> pd.Series:
 
 def _in_block(table: pd.DataFrame, block: tuple[int, int, str]) -> pd.DataFrame:
     return table[_block_mask(table, block)]
+
+
+def provenance_markdown(experiment: Experiment) -> str:
+    """The report's last section: the code the games were played with (none before it was kept).
+
+    Several entries mean that a resumed run added games played by changed code
+    (``--accept-changed-code``): the section says so first.
+    """
+    history = as_record(experiment).provenance
+    if not history:
+        return ""
+    lines = ["## Provenance", ""]
+    if len(history) > 1:
+        lines += [
+            f"**The games were played by {len(history)} versions of the code** (a resumed run "
+            "accepted changed code); they are listed oldest first.",
+            "",
+        ]
+    lines += [f"- {entry.describe()}" for entry in history]
+    return "\n".join(["", *lines, ""])

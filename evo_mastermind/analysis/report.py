@@ -17,7 +17,7 @@ import pandas as pd
 
 from evo_mastermind.analysis.analysis import Analysis
 from evo_mastermind.analysis.files import write_analysis
-from evo_mastermind.analysis.markdown import paper_markdown
+from evo_mastermind.analysis.markdown import paper_markdown, provenance_markdown
 from evo_mastermind.analysis.results import Experiment
 from evo_mastermind.analysis.stats import GroupRule
 from evo_mastermind.analysis.tournament import tournament_markdown
@@ -50,14 +50,16 @@ def report_markdown(analysis: Analysis, rule: GroupRule = "clique") -> str:
             :func:`~evo_mastermind.analysis.stats.paper_groups`).
     """
     if analysis.report == "tournament":
-        return tournament_markdown(
+        markdown = tournament_markdown(
             analysis.games,
             analysis.experiment,
             analysis.frame("tournament"),
             analysis.frame("score_tests"),
             analysis.frame("pooled"),
         )
-    return paper_markdown(analysis, rule)
+    else:
+        markdown = paper_markdown(analysis, rule)
+    return markdown + provenance_markdown(analysis.experiment)
 
 
 def build_report(
@@ -81,7 +83,7 @@ def build_report(
     """
     analysis = Analysis(games, experiment, published, published_source)
     return Report(
-        paper_markdown(analysis, rule),
+        paper_markdown(analysis, rule) + provenance_markdown(analysis.experiment),
         analysis.summary,
         analysis.tests,
         analysis.table("by_size"),

@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 # Only what parsing the command line needs is imported here; each command imports the
 # rest (players, runner, pandas, matplotlib, the compiled kernels, YAML), so --help starts at
 # once and `play` loads only its player.
-from evo_mastermind.analysis.kinds import PLOT_KINDS
+from evo_mastermind.analysis.kinds import PLOT_KINDS, parse_players, parse_size
 from evo_mastermind.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_GAMES_FAILED,
@@ -218,6 +218,22 @@ def _build_parser() -> argparse.ArgumentParser:
         "--pool-secrets",
         action="store_true",
         help="treat every secret source as one (one heat-map row per player)",
+    )
+    plot.add_argument(
+        "--title", help="the figure's title (default: the experiment and game; '' for none)"
+    )
+    plot.add_argument(
+        "--size",
+        type=parse_size,
+        metavar="W,H",
+        help="width and height in inches, e.g. 3.3,2.5 (default: a paper's column, or its "
+        "text width for more than four players)",
+    )
+    plot.add_argument(
+        "--players",
+        type=parse_players,
+        metavar="A,B,...",
+        help="the players to show, in this order, by label (default: all, in config order)",
     )
     plot.set_defaults(handler=_plot)
 
