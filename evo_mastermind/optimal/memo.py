@@ -14,7 +14,7 @@ from numba import njit
 
 Memo = tuple[
     npt.NDArray[np.uint64],  # keys
-    npt.NDArray[np.int64],  # per slot: value, exact, pool start, size, guesses left, guess
+    npt.NDArray[np.int64],  # per slot: value, depth (0: a bound), pool start, size, left, guess
     npt.NDArray[np.int32],  # the sets' members
     npt.NDArray[np.int64],  # pool used, entries, nodes searched
 ]
@@ -70,14 +70,14 @@ def store(
     members: npt.NDArray[np.int32],
     d: int,
     value: int,
-    exact: bool,
+    depth: int,
     guess: int,
     tt_key: npt.NDArray[np.uint64],
     tt_meta: npt.NDArray[np.int64],
     pool: npt.NDArray[np.int32],
     used: npt.NDArray[np.int64],
 ) -> None:
-    """Record an exact value (with its guess) or a lower bound for the set."""
+    """Record an exact value (with its guess and tree depth) or a lower bound (depth 0)."""
     key = set_hash(members, d)
     slot = find(members, d, key, tt_key, tt_meta, pool)
     capacity = tt_key.shape[0]
@@ -93,8 +93,8 @@ def store(
         pool[used[0] : used[0] + n] = members
         used[0] += n
         used[1] += 1
-    elif tt_meta[slot, 1] == 1 or (not exact and tt_meta[slot, 0] >= value):
+    elif tt_meta[slot, 1] > 0 or (depth == 0 and tt_meta[slot, 0] >= value):
         return  # already exact, or already as strong a bound
     tt_meta[slot, 0] = value
-    tt_meta[slot, 1] = 1 if exact else 0
+    tt_meta[slot, 1] = depth
     tt_meta[slot, 5] = guess

@@ -16,11 +16,24 @@ shortcut is exact:
   number of responses other than the win), so filling the levels in order bounds ``T``
   from below; a part too large for the guesses left cannot be finished at all.
 * A guess whose parts all have at most two secrets is scored exactly without recursion.
+* Plain answers (the "obvious" guesses of fancidev's 2012 solver, ties kept to the lowest
+  code): only a member can reach the set's counting bound, so the first member
+  that does with parts of at most two is the answer; failing that, the first code of all
+  reaching one more with such parts. Most small sets are settled so, without a search.
 * Symmetry: colour and position permutations that fix every guess played map the
   candidate set onto itself, so only the least code of each orbit is tried (colours never
   played are interchangeable, which the canonical relabelling of unplayed colours covers).
+  A colour no candidate holds scores like a blank peg, so of guesses differing only in
+  such colours only the least is tried (the same parts).
+* The parts of a guess are searched smallest first: each one solved tightens the budget
+  of the larger ones, and the largest is searched last with the least slack.
 * A transposition table keeps, per candidate set and guesses left, the exact value and
   its best guess, or the best lower bound proven; sets are compared member by member.
+  What is proven without a guess limit bounds the same set under a limit.
+
+The pruning never drops a guess unless a lower code is at least as good, so it keeps the
+tree the plain search finds. The search returns to Python between bounded stretches of
+work (:func:`solve`), so a Ctrl-C or a time limit stops it within a fraction of a second.
 
 Ties between equally good guesses go to the lowest code index, which makes the tree a
 function of the game alone: a guess with a lower index than the best one found so far is
@@ -31,6 +44,8 @@ Responses are packed ``black * (pegs + 1) + white`` as everywhere in the project
 """
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 import numpy.typing as npt
@@ -46,6 +61,25 @@ UNLIMITED = 255
 
 TT_MIN = 4
 """Candidate sets from this size are kept in the transposition table."""
+
+STOPPED = -2
+"""The guess :func:`_search` returns when stopped before it finished."""
+
+STRETCH = 20_000_000
+"""Responses the compiled search looks up (a few hundredths of a second) before its first
+return to Python, where a Ctrl-C or a time limit can be raised; later stretches are sized
+to take :data:`STRETCH_SECONDS` of CPU time (each return costs the walk back to where the
+search stopped: a few per cent)."""
+
+STRETCH_SECONDS = 0.1
+"""CPU seconds the compiled search runs between two returns to Python."""
+
+UNSURE = -1
+NO_MEMBER = -2
+"""What :func:`_member_at_floor` returns when it finds no plain answer."""
+
+OBVIOUS_MAX = 64
+"""Candidate sets up to this size are first tried for a plain answer (:func:`_member_at_floor`)."""
 
 Game = tuple[
     npt.NDArray[np.uint8],  # every code
@@ -195,6 +229,75 @@ def _is_representative(
 
 
 @njit(cache=True, nogil=True)
+def _steps(
+    n: int, d: int, floor: npt.NDArray[np.int64], capacity: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """What the ``c``-th secret of a part adds to its counting bound, ``d`` guesses left.
+
+    ``INF`` past the most secrets ``d`` guesses can find; index ``c`` from 0 to ``n``.
+    """
+    step = np.empty(n + 1, dtype=np.int64)
+    step[0] = 0
+    for c in range(1, n + 1):
+        step[c] = floor[c] - floor[c - 1] if c <= capacity[d] else INF
+    return step
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _split(
+    g: int,
+    members: npt.NDArray[np.int32],
+    table: npt.NDArray[np.uint8],
+    step: npt.NDArray[np.int64],
+    win: int,
+    counts: npt.NDArray[np.int64],
+) -> tuple[int, int]:
+    """``(counting bound, largest part other than the win)`` of guess ``g`` on the set.
+
+    ``counts`` is scratch, all zero on entry and on return.
+    """
+    total = members.shape[0]
+    big = 0
+    for m in members:
+        r = table[g, m]
+        c = counts[r] + 1
+        counts[r] = c
+        if r != win:
+            total += step[c]
+            if c > big:
+                big = c
+    for m in members:
+        counts[table[g, m]] = 0
+    return total, big
+
+
+@njit(cache=True, nogil=True)
+def _member_at_floor(
+    members: npt.NDArray[np.int32],
+    floor_n: int,
+    step: npt.NDArray[np.int64],
+    table: npt.NDArray[np.uint8],
+    win: int,
+    counts: npt.NDArray[np.int64],
+) -> tuple[int, int]:
+    """The best guess when a member plainly reaches the set's counting bound ``floor_n``.
+
+    No guess costs less than ``floor_n``, and only a member can reach it: a guess outside
+    the set finds no secret with its first guess, so the levels fill one place later. The
+    first member whose bound is ``floor_n`` is the answer when its parts hold at most two
+    secrets (its bound is then its exact total). Returns that member and its largest part,
+    or :data:`UNSURE` when the first such member has a larger part (it may cost more, or
+    tie: the search decides), or :data:`NO_MEMBER` when none reaches the bound (then
+    nothing costs less than ``floor_n + 1``).
+    """
+    for m in members:
+        total, big = _split(m, members, table, step, win, counts)
+        if total == floor_n:
+            return (int(m), big) if big <= 2 else (UNSURE, 0)
+    return NO_MEMBER, 0
+
+
+@njit(cache=True, nogil=True)
 def guess_bounds(
     members: npt.NDArray[np.int32],
     d: int,
@@ -207,6 +310,28 @@ def guess_bounds(
     One guess per symmetry class, each splitting the set; with each its counting lower
     bound and the size of its largest part other than the win.
     """
+    guesses, bounds, largest, _ = _candidates(members, d, history, played, game, -1)
+    return guesses, bounds, largest
+
+
+@njit(cache=True, nogil=True)
+def _candidates(
+    members: npt.NDArray[np.int32],
+    d: int,
+    history: npt.NDArray[np.int32],
+    played: int,
+    game: Game,
+    target: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], int]:
+    """:func:`guess_bounds`, stopping early at a plain answer of total ``target``.
+
+    ``target`` is a proven lower bound of every guess's total (or -1: none). The first code
+    whose bound is ``target`` with parts of at most two secrets (its exact total) is then
+    the best guess, returned last and listed last (-1 when there is none; the guesses are
+    then complete).
+    It is the first such code of all: a code the symmetries skip has a lower one with parts
+    of the same sizes.
+    """
     codes, colors, table, perms, floor, capacity = game
     n = members.shape[0]
     pegs = codes.shape[1]
@@ -218,34 +343,66 @@ def guess_bounds(
         for colour in codes[history[h]]:
             colour_used[colour] = True
     sigmas, maps = _stabiliser(codes, colors, perms, history, played)
+    # With no symmetry but the relabelling of unplayed colours, a code is its orbit's least
+    # when its unplayed colours first appear in increasing order, from the least of them.
+    symmetric = sigmas.shape[0] > 1
+    rank = np.full(colors, -1, dtype=np.int64)
+    unplayed = 0
+    for colour in range(colors):
+        if not colour_used[colour]:
+            rank[colour] = unplayed
+            unplayed += 1
+    # A colour no member holds scores like a blank peg: such colours are interchangeable in a
+    # guess (the same parts), so only guesses whose blanks are the least of them are tried.
+    blank = np.ones(colors, dtype=np.bool_)
+    for m in members:
+        for colour in codes[m]:
+            blank[colour] = False
+    for colour in range(colors):
+        if blank[colour]:
+            blank[colour] = False
+            break
+    step = _steps(n, child_d, floor, capacity)
     image = np.empty(pegs, dtype=np.int64)
     relabel = np.empty(colors, dtype=np.int64)
     counts = np.zeros((pegs + 1) * (pegs + 1), dtype=np.int64)
     guesses = np.empty(n_codes, dtype=np.int64)
     bounds = np.empty(n_codes, dtype=np.int64)
-    largest = np.zeros(n_codes, dtype=np.int64)
+    largest = np.empty(n_codes, dtype=np.int64)
     found = 0
     for g in range(n_codes):
-        if not _is_representative(codes[g], g, colors, colour_used, sigmas, maps, image, relabel):
+        skip = False
+        fresh = 0
+        for i in range(pegs):
+            colour = codes[g, i]
+            if blank[colour] or rank[colour] > fresh:
+                skip = True
+                break
+            if rank[colour] == fresh:
+                fresh += 1
+        if skip:
             continue
-        counts[:] = 0
-        row = table[g]
-        for m in members:
-            counts[row[m]] += 1
-        if counts[win] == 0 and counts[row[members[0]]] == n:
+        if symmetric and not _is_representative(
+            codes[g], g, colors, colour_used, sigmas, maps, image, relabel
+        ):
             continue
-        total = n
-        for r in range(counts.shape[0]):
-            if counts[r] > 0 and r != win:
-                total += _part_floor(counts[r], child_d, floor, capacity)
-                largest[found] = max(largest[found], counts[r])
+        total, big = _split(g, members, table, step, win, counts)
+        if big == n:  # one part holding every secret: the guess tells nothing
+            continue
+        if total == target:
+            if big <= 2:
+                guesses[found] = g
+                bounds[found] = total
+                largest[found] = big
+                return guesses[: found + 1], bounds[: found + 1], largest[: found + 1], g
+            target = -1  # the first code reaching it may cost more: the search decides
         guesses[found] = g
         bounds[found] = min(total, INF)
+        largest[found] = big
         found += 1
-    return guesses[:found], bounds[:found], largest[:found]
+    return guesses[:found], bounds[:found], largest[:found], -1
 
 
-@njit(cache=True, nogil=True)
 def solve(
     members: npt.NDArray[np.int32],
     d: int,
@@ -261,35 +418,103 @@ def solve(
     guess is -1. ``history[:played]`` are the guesses played to reach the set (they only
     decide which symmetries may prune). ``memo`` is the transposition table; its ``used``
     counts the pool and the table entries filled, then the nodes searched.
+
+    Interruptible: the compiled search returns to Python after every stretch of about
+    :data:`STRETCH_SECONDS` of CPU time, so a Ctrl-C or a time limit is raised there, in
+    the calling thread (whose CPU time the limit counts); otherwise it resumes, finding
+    what it finished in the table.
+    """
+    work = STRETCH
+    while True:
+        control = np.array([0, work], dtype=np.int64)
+        stored = int(memo[3][1])
+        start = time.thread_time()
+        value, guess, _ = _search(members, d, budget, history, played, game, memo, control)
+        if control[0] == 0:
+            return int(value), int(guess)
+        if memo[3][1] == stored:  # nothing new kept (a full table): a longer stretch
+            work *= 2
+        else:  # the next stretch sized to take about STRETCH_SECONDS on this game
+            spent = max(time.thread_time() - start, 1e-3)
+            work = max(1, int(work * min(2.0, max(0.25, STRETCH_SECONDS / spent))))
+
+
+@njit(cache=True, nogil=True)
+def _search(
+    members: npt.NDArray[np.int32],
+    d: int,
+    budget: int,
+    history: npt.NDArray[np.int32],
+    played: int,
+    game: Game,
+    memo: Memo,
+    control: npt.NDArray[np.int64],
+) -> tuple[int, int, int]:
+    """:func:`solve` compiled, with the depth of the tree found; ``control``: ``[stop, work left]``.
+
+    The depth (guesses the deepest secret needs) is 0 when the total is only a bound.
+
+    Every node searched spends its size times the number of codes from the work left, and
+    every guess split eight times the size (about the responses and members they read);
+    ``stop`` is set when none is left, and every node then returns at once with guess
+    :data:`STOPPED`, storing nothing.
     """
     codes, _, table, _, floor, capacity = game
     tt_key, tt_meta, pool, used = memo
     n = members.shape[0]
     if n == 1:
-        return (1, int(members[0])) if d >= 1 else (INF, -1)
+        return (1, int(members[0]), 1) if d >= 1 else (INF, -1, 0)
     if n == 2:
-        return (3, int(members[0])) if d >= 2 else (INF, -1)
+        return (3, int(members[0]), 2) if d >= 2 else (INF, -1, 0)
     bound = _part_floor(n, d, floor, capacity)
     if bound > budget:
-        return bound, -1
+        return bound, -1, 0
     if n >= TT_MIN:
         slot = find(members, d, set_hash(members, d), tt_key, tt_meta, pool)
         if slot >= 0:
-            if tt_meta[slot, 1] == 1:
+            if tt_meta[slot, 1] > 0:
                 value = tt_meta[slot, 0]
-                return (value, tt_meta[slot, 5]) if value <= budget else (value, -1)
+                if value > budget:
+                    return value, -1, 0
+                return value, tt_meta[slot, 5], tt_meta[slot, 1]
             if tt_meta[slot, 0] > budget:
-                return tt_meta[slot, 0], -1
+                return tt_meta[slot, 0], -1, 0
+        if d != UNLIMITED:
+            # The tree found without a limit is this set's tree under any limit it fits.
+            slot = find(members, UNLIMITED, set_hash(members, UNLIMITED), tt_key, tt_meta, pool)
+            if slot >= 0:
+                value = tt_meta[slot, 0]
+                if value > budget:
+                    return value, -1, 0
+                if 0 < tt_meta[slot, 1] <= d:
+                    return value, tt_meta[slot, 5], tt_meta[slot, 1]
     used[2] += 1
+    control[1] -= n * codes.shape[0]
+    if control[1] < 0:
+        control[0] = 1
+    if control[0] != 0:
+        return INF, STOPPED, 0
     pegs = codes.shape[1]
     n_codes = codes.shape[0]
     win = pegs * (pegs + 1)
     n_responses = (pegs + 1) * (pegs + 1)
     child_d = d if d == UNLIMITED else d - 1
-
-    guesses, bounds, largest = guess_bounds(members, d, history, played, game)
     counts = np.zeros(n_responses, dtype=np.int64)
-    best, best_guess = budget + 1, -1
+    target = -1
+    if n <= OBVIOUS_MAX:
+        step = _steps(n, child_d, floor, capacity)
+        member, big = _member_at_floor(members, bound, step, table, win, counts)
+        if member >= 0:
+            return bound, member, 1 + big
+        if member == NO_MEMBER:
+            target = bound + 1
+    guesses, bounds, largest, plain = _candidates(members, d, history, played, game, target)
+    if plain >= 0:
+        depth = 1 + largest[-1]
+        if n >= TT_MIN:
+            store(members, d, target, depth, plain, tt_key, tt_meta, pool, used)
+        return (target, plain, depth) if target <= budget else (target, -1, 0)
+    best, best_guess, best_depth = budget + 1, -1, 0
     failed = INF  # the least lower bound of a guess that did not fit the budget
     pending_key = np.empty(guesses.shape[0], dtype=np.int64)
     pending = 0
@@ -297,7 +522,7 @@ def solve(
         g, total = guesses[k], bounds[k]
         if largest[k] <= 2:  # parts of one or two secrets: the bound is the exact total
             if total < best or (total == best and g < best_guess):
-                best, best_guess = total, g
+                best, best_guess, best_depth = total, g, 1 + largest[k]
             else:
                 failed = min(failed, total)
         elif total <= budget:
@@ -322,6 +547,11 @@ def solve(
         if bound_g > limit:
             failed = min(failed, bound_g)
             continue
+        # Splitting the set and looking its parts up costs a few passes over it.
+        control[1] -= 8 * n
+        if control[1] < 0:
+            control[0] = 1
+            return INF, STOPPED, 0
         counts[:] = 0
         row = table[g]
         for i in range(n):
@@ -349,27 +579,30 @@ def solve(
             known[r] = _part_floor(c, child_d, floor, capacity)
             if c >= TT_MIN:
                 part = grouped[starts[r] : starts[r] + c]
-                slot = find(part, child_d, set_hash(part, child_d), tt_key, tt_meta, pool)
-                if slot >= 0:
-                    known[r] = max(known[r], tt_meta[slot, 0])
+                known[r] = max(known[r], _proven(part, child_d, tt_key, tt_meta, pool))
             rest += known[r]
         spent = n
         if spent + rest > limit:
             failed = min(failed, spent + rest)
             continue
         ok = True
-        while True:  # largest parts first: the likeliest to overrun the limit
-            r = int(np.argmax(sizes))
-            c = sizes[r]
-            if c == 0:
+        depth = 1  # parts of one or two secrets take one or two more guesses
+        for r in range(n_responses):
+            if 0 < sizes[r] <= 2:
+                depth = max(depth, 1 + sizes[r])
+        while True:  # smallest parts first: each one solved tightens the larger ones' budget
+            r = -1
+            for q in range(n_responses):
+                if sizes[q] > 2 and (r < 0 or sizes[q] < sizes[r]):
+                    r = q
+            if r < 0:
                 break
+            c = sizes[r]
             sizes[r] = 0
-            if c <= 2:
-                continue
             rest -= known[r]
             child_budget = limit - spent - rest
             history[played] = g
-            value, _ = solve(
+            value, _, below = _search(
                 grouped[starts[r] : starts[r] + c],
                 child_d,
                 child_budget,
@@ -377,23 +610,50 @@ def solve(
                 played + 1,
                 game,
                 memo,
+                control,
             )
+            if control[0] != 0:
+                return INF, STOPPED, 0
             if value > child_budget:
                 failed = min(failed, spent + value + rest)
                 ok = False
                 break
             spent += value
+            depth = max(depth, 1 + below)
         if ok:
-            best, best_guess = spent + rest, g
+            best, best_guess, best_depth = spent + rest, g, depth
 
     if best_guess >= 0:
         if n >= TT_MIN:
-            store(members, d, best, True, best_guess, tt_key, tt_meta, pool, used)
-        return best, best_guess
+            store(members, d, best, best_depth, best_guess, tt_key, tt_meta, pool, used)
+        return best, best_guess, best_depth
     failed = max(failed, budget + 1)
     if n >= TT_MIN:
-        store(members, d, failed, False, -1, tt_key, tt_meta, pool, used)
-    return failed, -1
+        store(members, d, failed, 0, -1, tt_key, tt_meta, pool, used)
+    return failed, -1, 0
+
+
+@njit(cache=True, nogil=True)
+def _proven(
+    members: npt.NDArray[np.int32],
+    d: int,
+    tt_key: npt.NDArray[np.uint64],
+    tt_meta: npt.NDArray[np.int64],
+    pool: npt.NDArray[np.int32],
+) -> int:
+    """The least total the table proves for the set with ``d`` guesses left (0: nothing).
+
+    A limit never lowers the optimum, so with ``d`` limited what is proven without a
+    limit holds too (the search for the shallowest optimal tree meets the sets the search
+    without a limit solved).
+    """
+    slot = find(members, d, set_hash(members, d), tt_key, tt_meta, pool)
+    value = tt_meta[slot, 0] if slot >= 0 else 0
+    if d != UNLIMITED:
+        slot = find(members, UNLIMITED, set_hash(members, UNLIMITED), tt_key, tt_meta, pool)
+        if slot >= 0:
+            value = max(value, tt_meta[slot, 0])
+    return value
 
 
 @njit(cache=True, nogil=True)
