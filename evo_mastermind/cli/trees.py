@@ -7,10 +7,11 @@ optimal player, or one tree per distinct opening.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from evo_mastermind.cli.common import UsageError, _options
+from evo_mastermind.cli.common import PROG, UsageError, _options
 
 # Only what parsing the command line needs is imported here; each command imports the
 # rest (players, runner, pandas, matplotlib, the compiled kernels, YAML), so --help starts at
@@ -41,6 +42,7 @@ def _tree(args: argparse.Namespace) -> int:
         options["first_guess"] = args.first_guess
     player = make_player(args.player, space, options)
     if args.executor is None:
+        _announce_cost(args.player, space, options, 1)
         tree = build_tree(player, options, progress=not args.no_progress)
     else:
         from evo_mastermind.runner import make_executor
@@ -75,6 +77,9 @@ def _tree_every_opening(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         raise UsageError(f"--first-guess all writes one tree per opening: --out {out} is a file")
     space = CodeSpace(args.pegs, args.colors)
+    from evo_mastermind.players.openings import distinct_openings
+
+    _announce_cost(args.player, space, _options(args), len(distinct_openings(space)))
     rows = []
     print(f"{args.player} on {space}, every distinct opening:")
     print(f"{'opening':<{max(7, space.pegs)}}  {'total':>7}  {'mean':>7}  {'max':>3}")
@@ -90,3 +95,16 @@ def _tree_every_opening(args: argparse.Namespace) -> int:
     best = min(rows, key=lambda row: (row.total, row.depth, row.opening))
     print(f"best opening {best.opening} ({best.total} guesses); trees written to {out}/")
     return 0
+
+
+def _announce_cost(player: str, space: CodeSpace, options: dict[str, Any], trees: int) -> None:
+    """One line on stderr before building trees estimated to take more than a minute."""
+    import numba
+
+    from evo_mastermind.players import known_player, validate_params
+    from evo_mastermind.players.cost import tree_announcement
+
+    game = known_player(player).estimate(validate_params(player, options), space)
+    line = tree_announcement(game, f"{player} on {space}", trees, numba.get_num_threads())
+    if line is not None:
+        print(f"{PROG}: {line}", file=sys.stderr, flush=True)
