@@ -4,7 +4,7 @@
 shortcuts of Magruder's solver: one guess per symmetry class, consistent perfect splitters
 first, the scan stopped at the first perfect splitter, and a guess scored exactly only when
 its number of parts lets it reach the best score met so far. A large pool is scored in blocks,
-the stop flag (:func:`evo_mastermind.watchdog.stop_flag`) read between two.
+the stop flag (:func:`evo_mastermind.kernels.flags.stop_flag`) read between two.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from evo_mastermind import watchdog
 from evo_mastermind.codes import Codes
+from evo_mastermind.kernels import flags
 from evo_mastermind.kernels.responses import _columns, columns, weight
 from evo_mastermind.kernels.rules import REDUCTIONS, SCORE_TOLERANCE
 from evo_mastermind.kernels.scoring import GUESS_BLOCK, SCAN_PAIRS, _clog_table, _score_guesses
@@ -296,7 +296,7 @@ def choose(
     if class_columns is None:
         class_columns = columns(codes, counts, classes[0])
     columns_of = class_columns
-    return watchdog.stoppable(
+    return flags.stoppable(
         lambda halt: call(
             _choose,
             codes,

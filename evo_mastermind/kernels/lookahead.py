@@ -5,7 +5,7 @@
 packed responses) the part's members are counted by response and the estimated totals
 ``T(size)`` of the parts summed; the least sum wins. One pass over the responses, with no
 copy of the part's columns, where the numpy definition slices and counts them. It reads the
-stop flag (:func:`evo_mastermind.watchdog.stop_flag`) every few rows.
+stop flag (:func:`evo_mastermind.kernels.flags.stop_flag`) every few rows.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from evo_mastermind import watchdog
+from evo_mastermind.kernels import flags
 from evo_mastermind.kernels.startup import call
 from evo_mastermind.kernels.stopping import stopped
 
@@ -60,7 +60,7 @@ def fewest_totals(
 ) -> float:
     """:func:`evo_mastermind.partitions.fewest_totals` (the same arguments), compiled."""
     return float(
-        watchdog.stoppable(
+        flags.stoppable(
             lambda halt: call(
                 _fewest_totals, responses, rows, members, totals, n_responses, win, halt
             )

@@ -3,10 +3,10 @@
 A kernel running without the GIL cannot be reached by a signal handler or by
 :func:`~evo_mastermind.watchdog.time_limit`'s exception until it returns. The long ones
 (listing the consistent set, the halves, a tree's growth, a choice over a large pool, the
-lookahead) therefore take a one-byte array, :func:`evo_mastermind.watchdog.stop_flag`, read it
-with :func:`stopped` every few milliseconds of work and return early once it is set; their
-Python wrapper then raises (:func:`evo_mastermind.watchdog.check_stopped`), so an early
-return is never taken for a result.
+lookahead) therefore take a one-byte array, :func:`evo_mastermind.kernels.flags.stop_flag`,
+read it with :func:`stopped` every few milliseconds of work and return early once it is set;
+their Python wrapper then raises (:func:`evo_mastermind.kernels.flags.stoppable`), so an
+early return is never taken for a result.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 :func:`grow_tree` chooses each node's guess as :func:`~evo_mastermind.kernels.choosing.choose`
 does (the first of the best, lexicographic ties), with the classes of codes the node's
 history cannot tell apart (:mod:`evo_mastermind.kernels.symmetry`). It reads the stop flag
-(:func:`evo_mastermind.watchdog.stop_flag`) at every node and inside each node's choice.
+(:func:`evo_mastermind.kernels.flags.stop_flag`) at every node and inside each node's choice.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import numpy.typing as npt
 from numba import njit, types
 from numba.typed import Dict
 
-from evo_mastermind import watchdog
 from evo_mastermind.codes import Codes
+from evo_mastermind.kernels import flags
 from evo_mastermind.kernels.choosing import _choose
 from evo_mastermind.kernels.responses import _columns, _responses_serial, weight
 from evo_mastermind.kernels.rules import REDUCTIONS
@@ -239,7 +239,7 @@ def grow_tree(
 
     Scores on one thread: callers grow several subtrees at once instead.
     """
-    return watchdog.stoppable(
+    return flags.stoppable(
         lambda halt: call(
             _grow_tree,
             codes,

@@ -9,6 +9,10 @@ loading the runner.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from evo_mastermind.codes import CodeSpace
 
 PAIRS_PER_SECOND = 1e10
 """Guess-code scorings a second, as the exhaustive players' model counts them: fitted to
@@ -69,6 +73,15 @@ def choice_cost(guesses: int, members: int, moves: float, lookahead_width: int =
     pairs = guesses * members
     seconds = pairs / CHOICE_PAIRS_PER_SECOND + lookahead_width * pairs / LOOKAHEAD_PAIRS_PER_SECOND
     return Cost(seconds=moves * seconds, memory=pairs * CHOICE_BYTES_PER_PAIR)
+
+
+def listed_space_memory(space: CodeSpace) -> int:
+    """Bytes of a whole code space listed, as the exhaustive players hold it.
+
+    Each code's pegs and colour counts (a byte each), its index and symmetry class (eight
+    bytes each), and as much again for the columns and responses kept beside them.
+    """
+    return 2 * space.size * (space.pegs + space.colors + 16)
 
 
 def items_memory(items: int, pegs: int) -> int:

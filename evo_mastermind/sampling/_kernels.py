@@ -14,9 +14,9 @@ Three exact ways to reach the codes consistent with a history, each a kernel her
 
 A history is given as its guesses ``(k, pegs)``, their colour counts ``(k, colors)``, and the
 blacks and colour matches (black + white) each response requires. The long kernels take a
-stop flag (:func:`evo_mastermind.watchdog.stop_flag`), poll it every few milliseconds of work
+stop flag (:func:`evo_mastermind.kernels.flags.stop_flag`), poll it every few milliseconds of work
 and then return early, whole results or not: their caller raises
-(:func:`evo_mastermind.watchdog.check_stopped`). Nothing here imports the rest of the package
+(:func:`evo_mastermind.kernels.flags.stoppable`). Nothing here imports the rest of the package
 beyond :mod:`evo_mastermind.codes` and the flag's reader.
 """
 

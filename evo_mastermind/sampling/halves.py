@@ -20,8 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 import evo_mastermind.sampling._kernels as _kernels
-from evo_mastermind import watchdog
 from evo_mastermind.codes import Codes
+from evo_mastermind.kernels import flags
 from evo_mastermind.sampling.constraints import Constraints
 
 Indices = npt.NDArray[np.int64]
@@ -57,7 +57,7 @@ class _Side:
 def _side(constraints: Constraints, first_peg: int, length: int) -> _Side:
     guess_counts = constraints.guess_counts
     caps = guess_counts.max(axis=0) if len(constraints) else np.zeros(constraints.space.colors)
-    digits, blacks, counts = watchdog.stoppable(
+    digits, blacks, counts = flags.stoppable(
         lambda halt: _kernels.half_codes(
             first_peg,
             length,
@@ -99,7 +99,7 @@ class ConsistentSet:
         self._right = _side(constraints, half, pegs - half)
         hashes = _kernels.row_hashes(self._right.group_blacks)
         by_hash = np.argsort(hashes, kind="stable").astype(np.int64)
-        pairs = watchdog.stoppable(
+        pairs = flags.stoppable(
             lambda halt: _kernels.join_halves(
                 self._left.group_blacks,
                 self._left.group_counts,

@@ -28,8 +28,8 @@ from typing import Literal
 import numpy as np
 
 import evo_mastermind.sampling._kernels as _kernels
-from evo_mastermind import watchdog
 from evo_mastermind.codes import Codes, CodeSpace, InvalidGameError
+from evo_mastermind.kernels import flags
 from evo_mastermind.sampling.constraints import Constraints
 from evo_mastermind.sampling.halves import ConsistentSet, can_split
 
@@ -262,7 +262,7 @@ def consistent_codes(
 
 
 def _list(constraints: Constraints, limit: int) -> tuple[Codes, bool]:
-    codes, whole = watchdog.stoppable(
+    codes, whole = flags.stoppable(
         lambda halt: _kernels.list_consistent(
             constraints.space.pegs,
             constraints.guesses,

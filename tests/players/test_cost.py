@@ -36,6 +36,11 @@ def test_one_ply_players_cost_the_square_of_the_space() -> None:
     )
 
 
+def test_exhaustive_players_cost_the_memory_of_the_listed_space() -> None:
+    small, large = estimate("knuth", {}, CodeSpace(4, 6)), estimate("knuth", {}, CodeSpace(8, 7))
+    assert 0 < small.memory < 2**20 and large.memory > 4_000 * small.memory
+
+
 def test_evolutionary_players_cost_their_populations_memory() -> None:
     space = CodeSpace(5, 8)
     small = estimate(
