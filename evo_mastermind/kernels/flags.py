@@ -86,9 +86,13 @@ def stoppable(run: Callable[[Flag], T]) -> T:
         result = run(flag)
     except SystemError as error:
         # Numba runs a little Python to hand back a result: a pending signal's handler, or
-        # the watchdog's exception, may go off there; what went off is what stopped us.
-        if isinstance(error.__cause__, (KeyboardInterrupt, GameTimeout)):
-            raise error.__cause__.with_traceback(None) from None
+        # the watchdog's exception, may go off there (wrapped once per array handed back);
+        # what went off is what stopped us.
+        cause = error.__cause__
+        while isinstance(cause, SystemError):
+            cause = cause.__cause__
+        if isinstance(cause, (KeyboardInterrupt, GameTimeout)):
+            raise cause.with_traceback(None) from None
         raise
     check_stopped(flag)
     return result
