@@ -44,6 +44,20 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _compiled_kernels() -> None:
+    """Every kernel compiled and cached before the children start.
+
+    A signal during a first compilation (minutes on a loaded machine, once per machine) is
+    not what these tests time.
+    """
+    from evo_mastermind.kernels import warm
+    from evo_mastermind.sampling import warm as warm_sampler
+
+    warm()
+    warm_sampler()
+
+
 def hard_constraints() -> Constraints:
     space = CodeSpace(26, 26)
     guesses = np.stack([space.parse(guess) for guess, _, _ in HARD_26])
