@@ -45,6 +45,9 @@ CLASSES_FROM = 2000
 FEWEST_TOTALS_KERNEL_CELLS = 1 << 16
 """Responses from which the inner ply of the lookahead is counted by the kernel."""
 
+POOL_BLOCK_PAIRS = 1 << 26
+"""Guess-candidate pairs scored by one call of the compiled scoring (tens of milliseconds)."""
+
 
 def position_classes(
     scorer: IndexedScorer, played: tuple[int, ...], consistent: Indices
@@ -78,8 +81,15 @@ def pool_scores(
 
         n_responses = scorer.space.n_responses
         codes, colours = scorer.codes, scorer.counts
-        reduction = heuristic.compiled
-        return kernel_scores(codes, colours, guesses, candidates, n_responses, reduction)[0]
+        # Blocks of guesses (each scored alone): Ctrl-C and a time limit act between two.
+        rows = max(1, POOL_BLOCK_PAIRS // max(1, candidates.size))
+        blocks = [
+            kernel_scores(
+                codes, colours, guesses[at : at + rows], candidates, n_responses, heuristic.compiled
+            )[0]
+            for at in range(0, guesses.size, rows)
+        ]
+        return np.concatenate(blocks) if len(blocks) > 1 else (blocks[0] if blocks else np.empty(0))
     return _counted_scores(scorer, guesses, candidates, heuristic)
 
 

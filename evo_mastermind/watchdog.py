@@ -8,10 +8,14 @@ with one watchdog thread per process, which reads that thread's CPU clock every
 thread), this works in any thread, so the same on the serial and process executors and in
 the threads of a Dask worker.
 
-Where it cannot reach: the exception is delivered when the thread next runs Python
-bytecode, so a player blocked inside one long C call (``time.sleep``, a read that never
-returns, one compiled kernel call) is stopped only when that call returns. A blocked call
-uses no CPU time, so it is not what a CPU time limit counts anyway.
+The exception is delivered when the thread next runs Python bytecode, so the long compiled
+kernels (which run without the GIL) poll the thread's stop flag instead
+(:mod:`evo_mastermind.kernels.flags`, which Ctrl-C sets too): the watchdog sets it with the
+exception, the kernel returns early, and its wrapper raises :class:`GameTimeout`.
+
+Where it cannot reach: a player blocked inside another long C call (``time.sleep``, a read
+that never returns) is stopped only when that call returns. A blocked call uses no CPU
+time, so it is not what a CPU time limit counts anyway.
 """
 
 from __future__ import annotations
@@ -23,15 +27,11 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from evo_mastermind.kernels import flags
+from evo_mastermind.kernels.flags import GameTimeout as GameTimeout  # its public home
+
 POLL_SECONDS = 0.05
 """How often the watchdog reads the clocks of the games it guards."""
-
-
-class GameTimeout(BaseException):
-    """Raised inside a player's call by the watchdog: the game's time limit has passed.
-
-    A :class:`BaseException`, so a player's own ``except Exception`` does not swallow it.
-    """
 
 
 @dataclass
@@ -40,10 +40,11 @@ class _Guarded:
     clock: int
     cpu_start: float
     limit: float
+    flag: flags.Flag
     fired: bool = False
 
 
-_lock = threading.Lock()
+_lock = flags.lock
 _guarded: dict[int, _Guarded] = {}
 _watcher: threading.Thread | None = None
 
@@ -64,6 +65,8 @@ def _watch() -> None:
                     ctypes.pythonapi.PyThreadState_SetAsyncExc(
                         ctypes.c_ulong(guarded.thread_id), ctypes.py_object(GameTimeout)
                     )
+                    if guarded.flag[0] == flags.RUNNING:  # a kernel running now returns early
+                        guarded.flag[0] = flags.TIMED_OUT
 
 
 def _ensure_watcher() -> None:
@@ -85,7 +88,8 @@ def time_limit(seconds: float | None) -> Iterator[None]:
         return
     ident = threading.get_ident()
     clock = time.pthread_getcpuclockid(ident)
-    guarded = _Guarded(ident, clock, time.clock_gettime(clock), seconds)
+    flag = flags.stop_flag()
+    guarded = _Guarded(ident, clock, time.clock_gettime(clock), seconds, flag)
     with _lock:
         _guarded[ident] = guarded
         _ensure_watcher()
@@ -94,3 +98,5 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     finally:
         with _lock:
             _guarded.pop(ident, None)
+            if flag[0] == flags.TIMED_OUT:
+                flag[0] = flags.RUNNING

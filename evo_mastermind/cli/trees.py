@@ -57,6 +57,7 @@ def _tree(args: argparse.Namespace) -> int:
         options["first_guess"] = args.first_guess
     player = make_player(args.player, space, options)
     if args.executor is None:
+        _announce_cost(args.player, space, options, 1)
         tree = build_tree(player, options, progress=not args.no_progress)
     else:
         if not player.tree_on_executor:
@@ -171,6 +172,9 @@ def _every_opening_into(args: argparse.Namespace, options: dict[str, Any], out: 
 
     _check_writable_folder(out, f"--out {out}")
     space = CodeSpace(args.pegs, args.colors)
+    from evo_mastermind.players.openings import distinct_openings
+
+    _announce_cost(args.player, space, options, len(distinct_openings(space)))
     rows = []
     print(f"{args.player} on {space}, every distinct opening:")
     print(f"{'opening':<{max(7, space.pegs)}}  {'total':>7}  {'mean':>7}  {'max':>3}")
@@ -189,3 +193,16 @@ def _every_opening_into(args: argparse.Namespace, options: dict[str, Any], out: 
     best = min(rows, key=lambda row: (row.total, row.depth, row.opening))
     print(f"best opening {best.opening} ({best.total} guesses); trees written to {out}/")
     return 0
+
+
+def _announce_cost(player: str, space: CodeSpace, options: dict[str, Any], trees: int) -> None:
+    """One line on stderr before building trees estimated to take more than a minute."""
+    import numba
+
+    from evo_mastermind.players import known_player, validate_params
+    from evo_mastermind.players.cost import tree_announcement
+
+    game = known_player(player).estimate(validate_params(player, options), space)
+    line = tree_announcement(game, f"{player} on {space}", trees, numba.get_num_threads())
+    if line is not None:
+        print(f"{PROG}: {line}", file=sys.stderr, flush=True)

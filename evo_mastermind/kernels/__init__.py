@@ -13,6 +13,9 @@
 * :mod:`~evo_mastermind.kernels.trees`: a whole subtree grown in one call;
 * :mod:`~evo_mastermind.kernels.symmetry`: which colours a position may relabel, and the
   class of every code under those relabellings;
+* :mod:`~evo_mastermind.kernels.flags` and :mod:`~evo_mastermind.kernels.stopping`: each
+  thread's stop flag, set at Ctrl-C and by a game's time limit, that the long kernels (and
+  the sampler's) read every few milliseconds;
 * :mod:`~evo_mastermind.kernels.warming`: :func:`warm`, compiling all of them ahead of use.
 
 Nothing here imports a module of ours above :mod:`evo_mastermind.codes`. The players do not

@@ -3,7 +3,8 @@
 :func:`choose` computes what :func:`evo_mastermind.partitions.best_guesses` defines, with the
 shortcuts of Magruder's solver: one guess per symmetry class, consistent perfect splitters
 first, the scan stopped at the first perfect splitter, and a guess scored exactly only when
-its number of parts lets it reach the best score met so far.
+its number of parts lets it reach the best score met so far. A large pool is scored in blocks,
+the stop flag (:func:`evo_mastermind.kernels.flags.stop_flag`) read between two.
 """
 
 from __future__ import annotations
@@ -13,10 +14,63 @@ import numpy.typing as npt
 from numba import njit
 
 from evo_mastermind.codes import Codes
+from evo_mastermind.kernels import flags
 from evo_mastermind.kernels.responses import _columns, columns, weight
 from evo_mastermind.kernels.rules import REDUCTIONS, SCORE_TOLERANCE
-from evo_mastermind.kernels.scoring import SCAN_PAIRS, _clog_table, _score_guesses
+from evo_mastermind.kernels.scoring import GUESS_BLOCK, SCAN_PAIRS, _clog_table, _score_guesses
 from evo_mastermind.kernels.startup import call
+from evo_mastermind.kernels.stopping import stopped
+
+STOP_PAIRS = 1 << 22
+"""Guess-candidate pairs scored between two reads of the stop flag (a few milliseconds)."""
+
+
+@njit(cache=True, nogil=True)
+def _score_until_stopped(
+    pool_pegs: npt.NDArray[np.uint8],
+    pool_counts: npt.NDArray[np.uint8],
+    start: int,
+    stop: int,
+    cand_pegs: npt.NDArray[np.uint8],
+    cand_counts: npt.NDArray[np.uint8],
+    n_responses: int,
+    heuristic: int,
+    clog: npt.NDArray[np.float64],
+    weight: npt.NDArray[np.unsignedinteger],
+    scores: npt.NDArray[np.float64],
+    parts: npt.NDArray[np.int64],
+    floor: npt.NDArray[np.float64],
+    halt: npt.NDArray[np.uint8],
+) -> bool:
+    """:func:`_score_guesses` of ``start:stop`` block by block; ``False`` if ``halt`` stopped it.
+
+    Blocks are whole multiples of the scoring's own blocks of guesses, and the best score
+    goes from one to the next in ``floor``: the scores are those of one call.
+    """
+    m = max(1, cand_pegs.shape[1])
+    block = max(1, STOP_PAIRS // m // GUESS_BLOCK) * GUESS_BLOCK
+    at = start
+    while at < stop:
+        if stopped(halt):
+            return False
+        end = min(at + block, stop)
+        _score_guesses(
+            pool_pegs,
+            pool_counts,
+            at,
+            end,
+            cand_pegs,
+            cand_counts,
+            n_responses,
+            heuristic,
+            clog,
+            weight,
+            scores,
+            parts,
+            floor,
+        )
+        at = end
+    return True
 
 
 @njit(cache=True, nogil=True)
@@ -33,6 +87,7 @@ def _choose(
     first_only: bool,
     n_responses: int,
     weight: npt.NDArray[np.unsignedinteger],
+    halt: npt.NDArray[np.uint8],
 ) -> npt.NDArray[np.int64]:
     """Every best guess of a partition player at a position, sorted (or only the first).
 
@@ -45,7 +100,8 @@ def _choose(
     any. Otherwise every guess of the pool is scored and the tied ones kept, consistent
     codes first when the pool is every code. Asked for the first only, the scan of the pool
     stops at its first perfect splitter (the first of its class is the class's
-    representative, and no consistent code ties with it).
+    representative, and no consistent code ties with it). Stopped by ``halt``, it returns
+    the first candidate (any valid code: the caller raises instead of playing it).
     """
     m = candidates.size
     if m <= 2:
@@ -57,7 +113,7 @@ def _choose(
         if representatives.size == of_code.size:  # no two codes alike: score every candidate
             scores = np.empty(m)
             parts = np.empty(m, dtype=np.int64)
-            _score_guesses(
+            if not _score_until_stopped(
                 cand_pegs,
                 cand_counts,
                 0,
@@ -71,7 +127,9 @@ def _choose(
                 scores,
                 parts,
                 floor,
-            )
+                halt,
+            ):
+                return candidates[:1].copy()
             return _tied(candidates, scores, first_only)
         # One guess per class; a class is consistent as a whole, so its first code is here.
         at_class = np.full(representatives.size, -1, dtype=np.int64)
@@ -86,7 +144,7 @@ def _choose(
         scores = np.empty(n_firsts)
         parts = np.empty(n_firsts, dtype=np.int64)
         first_pegs, first_counts = _columns(codes, counts, firsts[:n_firsts])
-        _score_guesses(
+        if not _score_until_stopped(
             first_pegs,
             first_counts,
             0,
@@ -100,7 +158,9 @@ def _choose(
             scores,
             parts,
             floor,
-        )
+            halt,
+        ):
+            return candidates[:1].copy()
         every = np.empty(m)
         for j in range(m):
             every[j] = scores[at_class[of_code[candidates[j]]]]
@@ -135,6 +195,8 @@ def _choose(
         block = 64
         largest = max(64, SCAN_PAIRS // m)
         while start < n_pool:
+            if stopped(halt):
+                return candidates[:1].copy()
             stop = min(start + block, n_pool)
             _score_guesses(
                 rep_pegs,
@@ -156,22 +218,23 @@ def _choose(
                     return representatives[at : at + 1].copy()
             start = stop
             block = min(2 * block, largest)
-    else:
-        _score_guesses(
-            rep_pegs,
-            rep_counts,
-            0,
-            n_pool,
-            cand_pegs,
-            cand_counts,
-            n_responses,
-            heuristic,
-            clog,
-            weight,
-            scores,
-            parts,
-            floor,
-        )
+    elif not _score_until_stopped(
+        rep_pegs,
+        rep_counts,
+        0,
+        n_pool,
+        cand_pegs,
+        cand_counts,
+        n_responses,
+        heuristic,
+        clog,
+        weight,
+        scores,
+        parts,
+        floor,
+        halt,
+    ):
+        return candidates[:1].copy()
     threshold = scores.max() - SCORE_TOLERANCE
     # Consistent codes win ties: a class is consistent as a whole or not at all.
     inside = np.empty(m, dtype=np.int64)
@@ -232,18 +295,22 @@ def choose(
     pegs = codes.shape[1]
     if class_columns is None:
         class_columns = columns(codes, counts, classes[0])
-    return call(
-        _choose,
-        codes,
-        counts,
-        np.ascontiguousarray(candidates, dtype=np.int64),
-        classes[0],
-        classes[1],
-        class_columns[0],
-        class_columns[1],
-        pool_all,
-        REDUCTIONS[reduction],
-        first_only,
-        (pegs + 1) ** 2,
-        weight(pegs),
+    columns_of = class_columns
+    return flags.stoppable(
+        lambda halt: call(
+            _choose,
+            codes,
+            counts,
+            np.ascontiguousarray(candidates, dtype=np.int64),
+            classes[0],
+            classes[1],
+            columns_of[0],
+            columns_of[1],
+            pool_all,
+            REDUCTIONS[reduction],
+            first_only,
+            (pegs + 1) ** 2,
+            weight(pegs),
+            halt,
+        )
     )

@@ -4,7 +4,8 @@
 :func:`evo_mastermind.evolution.choice.lookahead_scores`: for each possible guess (a row of
 packed responses) the part's members are counted by response and the estimated totals
 ``T(size)`` of the parts summed; the least sum wins. One pass over the responses, with no
-copy of the part's columns, where the numpy definition slices and counts them.
+copy of the part's columns, where the numpy definition slices and counts them. It reads the
+stop flag (:func:`evo_mastermind.kernels.flags.stop_flag`) every few rows.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from evo_mastermind.kernels import flags
 from evo_mastermind.kernels.startup import call
+from evo_mastermind.kernels.stopping import stopped
 
 
 @njit(cache=True, nogil=True)
@@ -24,11 +27,17 @@ def _fewest_totals(
     totals: npt.NDArray[np.float64],
     n_responses: int,
     win: int,
+    halt: npt.NDArray[np.uint8],
 ) -> float:
-    """The least, over ``rows``, of the summed totals of the parts ``members`` fall into."""
+    """The least, over ``rows``, of the summed totals of the parts ``members`` fall into.
+
+    Stopped by ``halt``, the least so far (the caller raises instead of using it).
+    """
     counts = np.zeros(n_responses, dtype=np.int64)
     best = np.inf
-    for row in rows:
+    for at, row in enumerate(rows):
+        if at % 16 == 0 and stopped(halt):
+            break
         counts[:] = 0
         line = responses[row]
         for member in members:
@@ -50,4 +59,10 @@ def fewest_totals(
     win: int,
 ) -> float:
     """:func:`evo_mastermind.partitions.fewest_totals` (the same arguments), compiled."""
-    return float(call(_fewest_totals, responses, rows, members, totals, n_responses, win))
+    return float(
+        flags.stoppable(
+            lambda halt: call(
+                _fewest_totals, responses, rows, members, totals, n_responses, win, halt
+            )
+        )
+    )

@@ -2,7 +2,8 @@
 
 :func:`grow_tree` chooses each node's guess as :func:`~evo_mastermind.kernels.choosing.choose`
 does (the first of the best, lexicographic ties), with the classes of codes the node's
-history cannot tell apart (:mod:`evo_mastermind.kernels.symmetry`).
+history cannot tell apart (:mod:`evo_mastermind.kernels.symmetry`). It reads the stop flag
+(:func:`evo_mastermind.kernels.flags.stop_flag`) at every node and inside each node's choice.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from numba import njit, types
 from numba.typed import Dict
 
 from evo_mastermind.codes import Codes
+from evo_mastermind.kernels import flags
 from evo_mastermind.kernels.choosing import _choose
 from evo_mastermind.kernels.responses import _columns, _responses_serial, weight
 from evo_mastermind.kernels.rules import REDUCTIONS
 from evo_mastermind.kernels.startup import call
+from evo_mastermind.kernels.stopping import stopped
 from evo_mastermind.kernels.symmetry import _canonical_serial, _colour_kinds_serial
 
 
@@ -42,6 +45,7 @@ def _grow_tree(
     classes_from: int,
     max_depth: int,
     weight: npt.NDArray[np.unsignedinteger],
+    halt: npt.NDArray[np.uint8],
 ) -> tuple[
     npt.NDArray[np.int64],
     npt.NDArray[np.int64],
@@ -116,7 +120,7 @@ def _grow_tree(
         stop = stack_stop[top]
         played = stack_played[top]
         depth = stack_depth[top]
-        if depth > max_depth:
+        if depth > max_depth or stopped(halt):
             empty = np.empty(0, dtype=np.int64)
             return empty, empty, empty, empty, empty
         here = secrets[start:stop]
@@ -165,7 +169,11 @@ def _grow_tree(
                 True,
                 n_responses,
                 weight,
+                halt,
             )[0]
+            if stopped(halt):
+                empty = np.empty(0, dtype=np.int64)
+                return empty, empty, empty, empty, empty
         node_guess[node] = guess
         # Split the node's codes by their response to the guess, each part kept sorted.
         _responses_serial(codes, counts, guess, here, answers[:m])
@@ -231,18 +239,21 @@ def grow_tree(
 
     Scores on one thread: callers grow several subtrees at once instead.
     """
-    return call(
-        _grow_tree,
-        codes,
-        counts,
-        place_values,
-        np.ascontiguousarray(candidates, dtype=np.int64),
-        played,
-        depth,
-        first,
-        pool_all,
-        REDUCTIONS[reduction],
-        classes_from,
-        max_depth,
-        weight(codes.shape[1]),
+    return flags.stoppable(
+        lambda halt: call(
+            _grow_tree,
+            codes,
+            counts,
+            place_values,
+            np.ascontiguousarray(candidates, dtype=np.int64),
+            played,
+            depth,
+            first,
+            pool_all,
+            REDUCTIONS[reduction],
+            classes_from,
+            max_depth,
+            weight(codes.shape[1]),
+            halt,
+        )
     )

@@ -65,6 +65,7 @@ from evo_mastermind.players.base import (
     option_error,
     register_player,
 )
+from evo_mastermind.players.cost import Cost, choice_cost
 from evo_mastermind.players.evolutionary import GAParams, _BestSoFar, _SearchPlayer
 from evo_mastermind.players.sampler import draw_consistent
 from evo_mastermind.sampling import ConsistentSample, Constraints
@@ -218,6 +219,14 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
         """Whether the archive is known to hold every consistent code (a uniform draw
         returned the whole set; filtering by a response keeps that true)."""
         self._uniform_trials = 0
+
+    @classmethod
+    def estimate(cls, params: PlayerParams, space: CodeSpace) -> Cost:
+        """The population's memory and that of the choice over the archive (its responses)."""
+        assert isinstance(params, ArchiveParams)
+        guesses = params.mu + (params.pool_limit if params.play == "all" else 0)
+        choice = choice_cost(guesses, params.mu, space.pegs)
+        return Cost(memory=super().estimate(params, space).memory + choice.memory)
 
     @classmethod
     def items_held(cls, params: PlayerParams) -> int:

@@ -9,6 +9,10 @@ loading the runner.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from evo_mastermind.codes import CodeSpace
 
 PAIRS_PER_SECOND = 1e10
 """Guess-code scorings a second, as the exhaustive players' model counts them: fitted to
@@ -19,6 +23,27 @@ BYTES_PER_PEG = 8 * 4
 
 BYTES_PER_ITEM = 64 * 4
 """... per member besides its pegs (arrays, fitness, bookkeeping)."""
+
+CHOICE_PAIRS_PER_SECOND = 8e7
+"""Guess-member pairs a second of the archive EA's and the sampler's choice of a guess (a
+response matrix and its partition counts in numpy): fitted to the sampler on (8,12), μ = 2,000
+with ``play: all`` (8 choices of 4,000 guesses over 2,000 codes), about 0.8 s a game."""
+
+LOOKAHEAD_PAIRS_PER_SECOND = 1e9
+"""Guess-member pairs a second of the lookahead's second ply (a compiled count per part)."""
+
+CHOICE_BYTES_PER_PAIR = 2
+"""Memory of the choice per guess-member pair: one packed response (two bytes from 16 pegs)
+and the numpy temporaries beside it."""
+
+
+TREE_GAMES = 170
+"""A deterministic player's whole decision tree costs about this many of its games: knuth's
+trees on (5,7), (5,8) and (6,6) took 3.4e-9 s x size² on one thread, 170 times its game
+estimate (entropy's, whose pool is the consistent codes, about 60 times)."""
+
+ANNOUNCE_SECONDS = 60.0
+"""Work estimated to take longer than this is announced before it starts."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +64,58 @@ def scoring_seconds(consistent: float, pool: float) -> float:
     return consistent * pool / PAIRS_PER_SECOND
 
 
+def choice_cost(guesses: int, members: int, moves: float, lookahead_width: int = 0) -> Cost:
+    """A game of choices scoring ``guesses`` possible guesses over ``members`` codes each move.
+
+    Its time (``moves`` choices, each with ``lookahead_width`` guesses played a ply further
+    when the lookahead is used) and the memory of one choice's response matrix.
+    """
+    pairs = guesses * members
+    seconds = pairs / CHOICE_PAIRS_PER_SECOND + lookahead_width * pairs / LOOKAHEAD_PAIRS_PER_SECOND
+    return Cost(seconds=moves * seconds, memory=pairs * CHOICE_BYTES_PER_PAIR)
+
+
+def listed_space_memory(space: CodeSpace) -> int:
+    """Bytes of a whole code space listed, as the exhaustive players hold it.
+
+    Each code's pegs and colour counts (a byte each), its index and symmetry class (eight
+    bytes each), and as much again for the columns and responses kept beside them.
+    """
+    return 2 * space.size * (space.pegs + space.colors + 16)
+
+
 def items_memory(items: int, pegs: int) -> int:
     """Bytes of ``items`` codes held in a population or archive of a game of ``pegs`` pegs."""
     return items * (pegs * BYTES_PER_PEG + BYTES_PER_ITEM)
+
+
+def tree_seconds(game: Cost, trees: int = 1, threads: int = 1) -> float | None:
+    """Seconds to build ``trees`` whole trees of a player whose game costs ``game``.
+
+    ``None`` when the player does not estimate its games. A tree's subtrees grow on
+    ``threads`` threads at once.
+    """
+    if game.seconds is None:
+        return None
+    return TREE_GAMES * game.seconds * trees / max(1, threads)
+
+
+def tree_announcement(game: Cost, what: str, trees: int = 1, threads: int = 1) -> str | None:
+    """The line saying how long building ``trees`` trees (``what``) will take, if over a minute."""
+    seconds = tree_seconds(game, trees, threads)
+    if seconds is None or seconds <= ANNOUNCE_SECONDS:
+        return None
+    many = f"{trees} trees" if trees > 1 else "the tree"
+    return (
+        f"estimate: {duration(seconds)} to build {many} of {what} ({threads} thread(s), "
+        "rough model); Ctrl-C stops it"
+    )
+
+
+def duration(seconds: float) -> str:
+    """``seconds`` in words a person reads at a glance (``about 16 min``)."""
+    if seconds < 120:
+        return f"about {seconds:,.0f} s"
+    if seconds < 7200:
+        return f"about {seconds / 60:,.0f} min"
+    return f"about {seconds / 3600:,.1f} h"

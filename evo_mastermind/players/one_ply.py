@@ -32,7 +32,7 @@ from evo_mastermind.players.base import (
     option_error,
     register_player,
 )
-from evo_mastermind.players.cost import Cost, scoring_seconds
+from evo_mastermind.players.cost import Cost, listed_space_memory, scoring_seconds
 from evo_mastermind.players.first_guess import opening_code
 from evo_mastermind.scoring import Response, indexed_scorer
 from evo_mastermind.symmetry import CodeClasses, multiplicity_classes
@@ -152,18 +152,19 @@ class OnePlyPlayer(Player[OnePlyOptions]):
 
     @classmethod
     def estimate(cls, params: PlayerParams, space: CodeSpace) -> Cost:
-        """Seconds of one game: its second guess dominates it.
+        """Seconds of one game: its second guess dominates it; memory: the listed space.
 
         That guess scores the consistent set left by the first (about a fifth of the
         space, or μ codes) against the pool (the same set, or every code): the cost grows
-        with the square of the space.
+        with the square of the space. Every code is held with its colour counts and its
+        symmetry classes (:func:`~evo_mastermind.players.cost.listed_space_memory`).
         """
         consistent = space.size / 5
         mu = getattr(params, "mu", None)
         if isinstance(mu, int):
             consistent = min(consistent, mu)
         pool = space.size if getattr(params, "pool", "consistent") == "all" else space.size / 5
-        return Cost(seconds=scoring_seconds(consistent, pool))
+        return Cost(seconds=scoring_seconds(consistent, pool), memory=listed_space_memory(space))
 
     @property
     def deterministic(self) -> bool:

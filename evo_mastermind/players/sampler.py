@@ -45,8 +45,10 @@ from evo_mastermind.players.base import (
     heuristic_option,
     register_player,
 )
+from evo_mastermind.players.cost import Cost, choice_cost, items_memory
 from evo_mastermind.players.first_guess import opening_code
 from evo_mastermind.sampling import (
+    HALF_LIMIT,
     ConsistentSample,
     Constraints,
     NoConsistentCodeError,
@@ -147,6 +149,30 @@ class SamplerPlayer(Player[SamplerParams]):
         self._rng = np.random.default_rng(0)
         self._trials = 0
         self._sampled = 0
+
+    @classmethod
+    def estimate(cls, params: PlayerParams, space: CodeSpace) -> Cost:
+        """Time and memory of a game, dominated by the choice over μ codes at every move.
+
+        Each move scores μ sampled codes (and, with ``play: all``, ``pool_limit`` more) over
+        the sample; ``lookahead`` then plays ``lookahead_width`` of them a ply further, over
+        the same guesses. About ``pegs`` choices (8.3 guesses on (8,12)). Memory: the sample,
+        the choice's response matrix, and the tables of the halves the consistent set is
+        counted by (or the listing, on games too large to split). Drawing the sample is not
+        timed: its exact paths cost too little to matter, or, on a few histories of the
+        largest games, more than any model of the history can tell in advance.
+        """
+        assert isinstance(params, SamplerParams)
+        mu = params.mu
+        guesses = mu + (params.pool_limit if params.play == "all" else 0)
+        lookahead = LOOKAHEAD in (params.heuristic, params.heuristic_when_full)
+        width = params.lookahead_width if lookahead else 0
+        choice = choice_cost(guesses, mu, space.pegs, width)
+        # A half's colours, blacks (up to a byte a guess) and capped counts, and its groups.
+        half = min(space.colors ** ((space.pegs + 1) // 2), HALF_LIMIT)
+        tables = half * (3 * space.pegs + space.colors)
+        memory = items_memory(guesses, space.pegs) + choice.memory + tables
+        return Cost(seconds=choice.seconds, memory=memory)
 
     def start(self, rng: np.random.Generator) -> None:
         """Begin a game with its own generator."""

@@ -198,9 +198,10 @@ def check_plan(estimate: PlanEstimate, limits: PlanLimits, workers: int = 1) -> 
     memory = estimate.memory * (1 if estimate.games * KEY_BYTES >= estimate.memory else workers)
     if memory > memory_limit:
         raise ConfigError(
-            f"the plan needs about {memory / 2**30:,.1f} GiB (populations, archives and "
+            f"the plan needs about {memory / 2**30:,.1f} GiB (populations, archives, samples and "
             f"game keys), more than the {memory_limit / 2**30:,.1f} GiB allowed; shrink "
-            "the players' populations or archives, or the number of games, or pass --allow-large"
+            "the players' populations, archives or samples (mu), or the number of games, or pass "
+            "--allow-large"
         )
     if estimate.seconds / max(workers, 1) > 600 or estimate.seconds / max(estimate.games, 1) > 10:
         hours = estimate.seconds / max(workers, 1) / 3600

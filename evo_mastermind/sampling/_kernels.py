@@ -13,8 +13,11 @@ Three exact ways to reach the codes consistent with a history, each a kernel her
   rules it out (a compiled constraint search).
 
 A history is given as its guesses ``(k, pegs)``, their colour counts ``(k, colors)``, and the
-blacks and colour matches (black + white) each response requires. Nothing here imports the
-rest of the package beyond :mod:`evo_mastermind.codes`.
+blacks and colour matches (black + white) each response requires. The long kernels take a
+stop flag (:func:`evo_mastermind.kernels.flags.stop_flag`), poll it every few milliseconds of work
+and then return early, whole results or not: their caller raises
+(:func:`evo_mastermind.kernels.flags.stoppable`). Nothing here imports the rest of the package
+beyond :mod:`evo_mastermind.codes` and the flag's reader.
 """
 
 from __future__ import annotations
@@ -23,10 +26,16 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from evo_mastermind.kernels.stopping import stopped
+
 Ints = npt.NDArray[np.int64]
 Bytes = npt.NDArray[np.uint8]
 
 _HASH_STEP = np.uint64(0x9E3779B97F4A7C15)  # odd 64-bit multiplier (golden ratio): mixes digits
+
+POLL_EVERY = 1 << 16
+"""Codes (halves, prefixes) a kernel handles between two reads of its stop flag: well under a
+millisecond of work, a read of one byte."""
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -94,6 +103,7 @@ def half_codes(
     blacks: Ints,
     matches: Ints,
     caps: Ints,
+    halt: Bytes,
 ) -> tuple[Bytes, Bytes, Bytes]:
     """Every code of pegs ``first_peg .. first_peg + length - 1`` that some completion keeps.
 
@@ -115,6 +125,8 @@ def half_codes(
     counts = np.zeros(colors, dtype=np.int64)
     kept = 0
     for rank in range(size):
+        if rank % POLL_EVERY == 0 and stopped(halt):
+            break
         rest = rank
         for p in range(length - 1, -1, -1):
             digits[p] = rest % colors
@@ -169,6 +181,7 @@ def join_halves(
     guess_counts: Ints,
     blacks: Ints,
     matches: Ints,
+    halt: Bytes,
 ) -> Ints:
     """The pairs (left group, right group) whose codes are consistent, shape ``(p, 2)``.
 
@@ -185,6 +198,8 @@ def join_halves(
     found = 0
     missing = np.empty(k, dtype=np.uint8)
     for left in range(n_left):
+        if left % 256 == 0 and stopped(halt):
+            break  # a left group may meet many right groups: polled more often
         for i in range(k):
             missing[i] = blacks[i] - left_blacks[left, i]
         h = _hash_row(missing)
@@ -226,6 +241,7 @@ def list_consistent(
     blacks: Ints,
     matches: Ints,
     limit: int,
+    halt: Bytes,
 ) -> tuple[Bytes, bool]:
     """Every consistent code in lexicographic order, built peg by peg with pruning.
 
@@ -245,7 +261,11 @@ def list_consistent(
     prefix_blacks = np.zeros((pegs + 1, k), dtype=np.int64)
     prefix_matches = np.zeros((pegs + 1, k), dtype=np.int64)
     depth = 0
+    steps = 0
     while depth >= 0:
+        steps += 1
+        if steps % POLL_EVERY == 0 and stopped(halt):
+            return out[:found].copy(), False
         colour = next_colour[depth]
         if colour == colors:
             depth -= 1

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 import evo_mastermind.sampling._kernels as _kernels
 from evo_mastermind.codes import Codes
+from evo_mastermind.kernels import flags
 from evo_mastermind.sampling.constraints import Constraints
 
 Indices = npt.NDArray[np.int64]
@@ -56,15 +57,18 @@ class _Side:
 def _side(constraints: Constraints, first_peg: int, length: int) -> _Side:
     guess_counts = constraints.guess_counts
     caps = guess_counts.max(axis=0) if len(constraints) else np.zeros(constraints.space.colors)
-    digits, blacks, counts = _kernels.half_codes(
-        first_peg,
-        length,
-        constraints.space.pegs,
-        constraints.guesses,
-        guess_counts,
-        constraints.blacks,
-        constraints.matches,
-        caps.astype(np.int64),
+    digits, blacks, counts = flags.stoppable(
+        lambda halt: _kernels.half_codes(
+            first_peg,
+            length,
+            constraints.space.pegs,
+            constraints.guesses,
+            guess_counts,
+            constraints.blacks,
+            constraints.matches,
+            caps.astype(np.int64),
+            halt,
+        )
     )
     keys = np.concatenate([blacks, counts], axis=1)
     unique, group_of, sizes = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
@@ -95,16 +99,19 @@ class ConsistentSet:
         self._right = _side(constraints, half, pegs - half)
         hashes = _kernels.row_hashes(self._right.group_blacks)
         by_hash = np.argsort(hashes, kind="stable").astype(np.int64)
-        pairs = _kernels.join_halves(
-            self._left.group_blacks,
-            self._left.group_counts,
-            self._right.group_blacks,
-            self._right.group_counts,
-            by_hash,
-            np.ascontiguousarray(hashes[by_hash]),
-            constraints.guess_counts,
-            constraints.blacks,
-            constraints.matches,
+        pairs = flags.stoppable(
+            lambda halt: _kernels.join_halves(
+                self._left.group_blacks,
+                self._left.group_counts,
+                self._right.group_blacks,
+                self._right.group_counts,
+                by_hash,
+                np.ascontiguousarray(hashes[by_hash]),
+                constraints.guess_counts,
+                constraints.blacks,
+                constraints.matches,
+                halt,
+            )
         )
         self._pairs = pairs
         self._right_sizes = self._right.sizes[pairs[:, 1]]

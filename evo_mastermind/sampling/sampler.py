@@ -29,6 +29,7 @@ import numpy as np
 
 import evo_mastermind.sampling._kernels as _kernels
 from evo_mastermind.codes import Codes, CodeSpace, InvalidGameError
+from evo_mastermind.kernels import flags
 from evo_mastermind.sampling.constraints import Constraints
 from evo_mastermind.sampling.halves import ConsistentSet, can_split
 
@@ -261,13 +262,16 @@ def consistent_codes(
 
 
 def _list(constraints: Constraints, limit: int) -> tuple[Codes, bool]:
-    codes, whole = _kernels.list_consistent(
-        constraints.space.pegs,
-        constraints.guesses,
-        constraints.guess_counts,
-        constraints.blacks,
-        constraints.matches,
-        limit,
+    codes, whole = flags.stoppable(
+        lambda halt: _kernels.list_consistent(
+            constraints.space.pegs,
+            constraints.guesses,
+            constraints.guess_counts,
+            constraints.blacks,
+            constraints.matches,
+            limit,
+            halt,
+        )
     )
     return codes, bool(whole)
 

@@ -36,6 +36,11 @@ def test_one_ply_players_cost_the_square_of_the_space() -> None:
     )
 
 
+def test_exhaustive_players_cost_the_memory_of_the_listed_space() -> None:
+    small, large = estimate("knuth", {}, CodeSpace(4, 6)), estimate("knuth", {}, CodeSpace(8, 7))
+    assert 0 < small.memory < 2**20 and large.memory > 4_000 * small.memory
+
+
 def test_evolutionary_players_cost_their_populations_memory() -> None:
     space = CodeSpace(5, 8)
     small = estimate(
@@ -46,8 +51,22 @@ def test_evolutionary_players_cost_their_populations_memory() -> None:
         {"mu": 100_000, "pool_limit": 10, "population_size": 10, "lookahead_width": 10},
         space,
     )
-    assert small.seconds is None and large.memory == 10_000 * small.memory
+    # The archive's members and, above all, the choice's responses (each guess by each member).
+    assert small.seconds is None
+    assert large.memory >= 2 * 100_000**2 > 10_000 * small.memory
     assert estimate("ga", {"population_size": 500}, space).memory > estimate("ga", {}, space).memory
+
+
+def test_the_sampler_costs_its_choice_over_the_sample() -> None:
+    space = CodeSpace(8, 12)
+    default = estimate("sampler", {}, space)
+    assert default.seconds is not None and default.seconds < 1
+    assert default.memory < 2**30
+    # μ codes scored against μ codes at every move: time and memory grow with μ².
+    huge = estimate("sampler", {"mu": 1_000_000_000}, space)
+    assert huge.memory > 10**18 and huge.seconds is not None and huge.seconds > 10**9
+    wider = estimate("sampler", {"play": "all", "heuristic": "lookahead"}, space)
+    assert wider.seconds is not None and wider.seconds > 3 * default.seconds
 
 
 def test_a_users_player_enters_the_plan_with_its_own_estimate(
