@@ -18,6 +18,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+import numpy as np
+
 from evo_mastermind.codes import InvalidGameError
 
 if TYPE_CHECKING:
@@ -70,7 +72,18 @@ def check_run_options(
     Raises:
         RunOptionsError: naming the option and the problem.
     """
-    if executor not in EXECUTORS:
+    runs = whole_number(runs, spelling("runs"))
+    workers = whole_number(workers, spelling("workers"))
+    for name, flag in (("resume", resume), ("force", force)):
+        if not isinstance(flag, bool | np.bool_):
+            raise RunOptionsError(
+                f"{spelling(name)} must be True or False, got {type(flag).__name__} {flag!r}"
+            )
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise RunOptionsError(
+            f"{spelling('scheduler')} must be an address (text), got {type(scheduler).__name__}"
+        )
+    if not isinstance(executor, str) or executor not in EXECUTORS:
         raise RunOptionsError(
             f"{spelling('executor')} must be one of {', '.join(EXECUTORS)}, got {executor!r}"
         )
@@ -93,10 +106,48 @@ def check_run_options(
         )
     if runs is not None and runs < 1:
         raise RunOptionsError(f"{spelling('runs')} must be at least 1, got {runs}")
+    if out is not None and not isinstance(out, str | os.PathLike):
+        raise RunOptionsError(
+            f"{spelling('out')} must be a folder's path, got {type(out).__name__} {out!r}"
+        )
     if out is not None and not str(out).strip():
         raise RunOptionsError(
             f"{spelling('out')} is empty; give the results directory (or leave it out)"
         )
+
+
+def whole_number(value: object, option: str) -> int | None:
+    """``value`` as a Python int (numpy integers accepted), or ``None`` for ``None``.
+
+    Raises:
+        RunOptionsError: a value of another type (text, a float, a bool), naming ``option``.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise RunOptionsError(
+            f"{option} must be a whole number, got {type(value).__name__} {value!r}"
+        )
+    return int(value)
+
+
+def plain_data(value: Any) -> Any:
+    """A config written in Python as plain data: numpy scalars and arrays as Python values.
+
+    Paths become text; mappings, lists and tuples are converted inside; anything else is
+    returned as it is (for the config's own checks to refuse).
+    """
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return plain_data(value.tolist())
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if isinstance(value, Mapping):
+        return {plain_data(key): plain_data(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain_data(item) for item in value]
+    return value
 
 
 def _announce(line: str) -> None:
@@ -107,9 +158,9 @@ def run(
     config: str | Path | Mapping[str, Any],
     *,
     out: str | Path | None = None,
-    runs: int | None = None,
+    runs: int | np.integer[Any] | None = None,
     executor: ExecutorName = "process",
-    workers: int | None = None,
+    workers: int | np.integer[Any] | None = None,
     scheduler: str | None = None,
     resume: bool = False,
     force: bool = False,
@@ -124,7 +175,7 @@ def run(
         config: a config file, a shipped study's name (``"paper/table2"``; see
             ``evo-mastermind studies``) or a dict with the keys of a config file.
         out: the results directory (default ``results/<name>``).
-        runs: overrides the config's number of runs.
+        runs: overrides the config's number of runs (a numpy integer is taken as its value).
         executor: ``process`` (a local pool, default), ``serial`` (this process) or ``dask``.
         workers: worker processes (default: every core; 1 for ``serial``).
         scheduler: a Dask scheduler's address (default: an in-process LocalCluster).
@@ -144,16 +195,23 @@ def run(
     from evo_mastermind.runner.plan import check_plan, estimate_plan
     from evo_mastermind.runner.run import check_out
 
+    # Numpy integers are taken as their values; text or floats are refused, naming the option.
+    runs_asked = whole_number(runs, spelling("runs"))
+    workers_asked = whole_number(workers, spelling("workers"))
     check_run_options(
         executor=executor,
-        workers=workers,
+        workers=workers_asked,
         scheduler=scheduler,
-        runs=runs,
+        runs=runs_asked,
         resume=resume,
         force=force,
         out=out,
         spelling=spelling,
     )
+    if isinstance(plugins, str) or not all(isinstance(plugin, str) for plugin in plugins):
+        raise RunOptionsError(
+            f"{spelling('plugins')} must be a list of module names, got {plugins!r}"
+        )
     limits = NO_LIMITS if allow_large else PlanLimits()
     written: str | None = None
     if not isinstance(config, str | os.PathLike | Mapping):
@@ -162,15 +220,16 @@ def run(
             f"{type(config).__name__}"
         )
     if isinstance(config, Mapping):
-        loaded = config_from_data(dict(config), runs=runs, plugins=plugins, limits=limits)
-        written = _as_yaml(config)
+        data: dict[str, Any] = plain_data(config)  # numpy numbers are numbers; a Path is text
+        loaded = config_from_data(data, runs=runs_asked, plugins=plugins, limits=limits)
+        written = _as_yaml(data)
         config_path = Path("config")
     else:
         from evo_mastermind.studies import config_file
 
         config_path = config_file(config)
-        loaded = load_config(config_path, runs=runs, plugins=plugins, limits=limits)
-    chosen = workers or (1 if executor == "serial" else os.cpu_count() or 1)
+        loaded = load_config(config_path, runs=runs_asked, plugins=plugins, limits=limits)
+    chosen = workers_asked or (1 if executor == "serial" else os.cpu_count() or 1)
     announcement = check_plan(estimate_plan(loaded), limits, chosen)
     if announcement:
         _announce(announcement)
@@ -180,7 +239,7 @@ def run(
         if written is not None:  # the runner keeps the config's text beside the games
             config_path = Path(folder) / f"{loaded.name}.yaml"
             config_path.write_text(written, encoding="utf-8")
-        with make_executor(executor, workers, scheduler) as pool:
+        with make_executor(executor, workers_asked, scheduler) as pool:
             outcome = run_experiment(
                 loaded, config_path, target, pool, resume=resume, force=force, progress=progress
             )
@@ -332,7 +391,14 @@ class Results:
         return compare_with_published(self.summary(), self.published, self.experiment.compare_as)
 
     def report(self, rule: GroupRule = "clique") -> str:
-        """The report as Markdown, as ``evo-mastermind report`` writes it (nothing written)."""
+        """The report as Markdown, as ``evo-mastermind report`` writes it (nothing written).
+
+        Raises:
+            AnalysisError: ``rule`` is not ``clique`` nor ``chain``.
+        """
+        from evo_mastermind.analysis.stats import check_group_rule
+
+        check_group_rule(rule)
         if self.experiment.report == "tournament":
             from evo_mastermind.analysis.tournament import tournament_report
 
@@ -358,8 +424,10 @@ class Results:
         Raises:
             AnalysisError: an unknown kind, or one these games cannot show.
         """
-        from evo_mastermind.analysis.plots import make_figure, save_figure
+        from evo_mastermind.analysis.plots import check_plot_file, make_figure, save_figure
 
+        if out is not None:
+            check_plot_file(out)  # before the figure is drawn
         games = self.games.assign(secrets="all sources") if pool_secrets else self.games
         figure = make_figure(games, self.experiment, kind)
         if out is not None:

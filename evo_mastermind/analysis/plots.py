@@ -29,6 +29,7 @@ from evo_mastermind.analysis.results import (
     size_text,
 )
 from evo_mastermind.analysis.summary import solved_games
+from evo_mastermind.files import check_writable_file
 from evo_mastermind.runner.record import as_record
 
 OKABE_ITO = (
@@ -318,15 +319,28 @@ def make_figure(games: pd.DataFrame, experiment: Experiment, kind: str) -> Figur
     return PLOTTERS[kind](games, experiment)
 
 
+def check_plot_file(out: Path | str) -> Path:
+    """``out`` as a path, if a figure can be written there (checked before it is drawn).
+
+    Raises:
+        AnalysisError: a suffix other than ``.png`` or ``.pdf``.
+        PathError: a folder in its place, or a place that cannot be written.
+    """
+    out = Path(out)
+    if out.suffix.lower() not in (".png", ".pdf"):
+        raise AnalysisError(f"plot file {out} must end in .png or .pdf")
+    check_writable_file(out, "plot file")
+    return out
+
+
 def save_figure(figure: Figure, out: Path | str) -> Path:
     """Write a figure as PNG or PDF, by the suffix of ``out``; return the path.
 
     Raises:
         AnalysisError: a suffix other than ``.png`` or ``.pdf``.
+        PathError: a place that cannot be written.
     """
-    out = Path(out)
-    if out.suffix.lower() not in (".png", ".pdf"):
-        raise AnalysisError(f"plot file {out} must end in .png or .pdf")
+    out = check_plot_file(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     kind = out.suffix.lower()[1:]
     # No creation date in a PDF: the same games make the same bytes (a PNG has none).
@@ -351,8 +365,9 @@ def plot_results(
             file suffix.
     """
     results_dir = Path(results_dir)
+    target = check_plot_file(out if out is not None else results_dir / "plots" / f"{kind}.png")
     games = load_games(results_dir)
     if pool_secrets:
         games = games.assign(secrets="all sources")
     figure = make_figure(games, load_experiment(results_dir), kind)
-    return save_figure(figure, out if out is not None else results_dir / "plots" / f"{kind}.png")
+    return save_figure(figure, target)

@@ -44,6 +44,7 @@ from evo_mastermind.analysis.results import (
 from evo_mastermind.analysis.stats import (
     GroupRule,
     TestOn,
+    check_group_rule,
     compact_letters,
     group_exceptions,
     pairwise_tests,
@@ -52,6 +53,7 @@ from evo_mastermind.analysis.stats import (
 )
 from evo_mastermind.analysis.summary import grouped_summary, summary_table
 from evo_mastermind.analysis.tournament import tournament_report
+from evo_mastermind.files import check_writable_files
 from evo_mastermind.paths import current_name, find_project_root, within_project
 from evo_mastermind.runner.record import as_record
 from evo_mastermind.studies import published_file
@@ -318,6 +320,7 @@ def build_report(
         published_source: how the report names the published table.
         rule: where group separators go (see :func:`~evo_mastermind.analysis.stats.paper_groups`).
     """
+    check_group_rule(rule)  # before any test is computed
     experiment = as_record(experiment)
     on: TestOn = experiment.test_on
     alpha, holm = experiment.alpha, experiment.holm
@@ -433,6 +436,19 @@ def published_path(source: str, results_dir: Path) -> Path:
     return found or project / current_name(source)
 
 
+WRITTEN = (
+    "report.md",
+    "summary.csv",
+    "wilcoxon.csv",
+    "a12.csv",
+    "intervals.csv",
+    "by_size.csv",
+    "tournament.csv",
+    "score_tests.csv",
+)
+"""The files :func:`write_report` may write into a results directory."""
+
+
 def write_report(
     results_dir: Path | str, rule: GroupRule = "clique", compare_with: Path | None = None
 ) -> str:
@@ -443,7 +459,9 @@ def write_report(
     Raises:
         AnalysisError: no games, no experiment record, or a missing published table.
     """
+    check_group_rule(rule)
     results_dir = Path(results_dir)
+    check_writable_files((results_dir / name for name in WRITTEN), "report output")
     games = load_games(results_dir)
     experiment = load_experiment(results_dir)
     if experiment.report == "tournament":

@@ -277,6 +277,11 @@ def _add_study_commands(commands: Any) -> None:
     reproduce.add_argument(
         "--runs", type=int, help="fewer runs than the paper's 10, for a quick look"
     )
+    reproduce.add_argument(
+        "--force",
+        action="store_true",
+        help="replace the tables' results already in --out instead of finishing them",
+    )
     reproduce.add_argument("--no-progress", action="store_true", help="no progress bar")
     reproduce.set_defaults(handler=_reproduce)
 
@@ -324,8 +329,8 @@ def _reproduce(args: argparse.Namespace) -> int:
         workers=args.workers,
         scheduler=None,
         runs=args.runs,
-        resume=True,
-        force=False,
+        resume=not args.force,
+        force=args.force,
         spelling=_flag,
     )
     paper_tables(args.tables)  # an unknown table is refused before any game is played
@@ -337,6 +342,7 @@ def _reproduce(args: argparse.Namespace) -> int:
         workers=args.workers,
         runs=args.runs,
         progress=not args.no_progress,
+        force=args.force,
     )
     return 0
 
@@ -346,7 +352,10 @@ def _studies(args: argparse.Namespace) -> int:
 
     if args.action == "copy":
         copied = studies.copy_study(args.name, args.destination, force=args.force)
-        hint = f"; run it with: {PROG} run {copied}" if copied.suffix == ".yaml" else ""
+        if copied.suffix.lower() in (".yaml", ".yml"):
+            hint = f"; run it with: {PROG} run {copied}"
+        else:  # a published table: compared with, not run
+            hint = f"; compare with it: compare_with: {copied} in a config, or --compare-with"
         print(f"copied {args.name} to {copied}{hint}")
         return 0
     if args.action == "show":
@@ -420,6 +429,9 @@ def _export(args: argparse.Namespace) -> int:
         f"players on {exported.problems} game size{'s' if exported.problems != 1 else ''} "
         f"written as IOHprofiler data to {exported.out}"
     )
+    left_out = exported.unplayed_line()
+    if left_out:
+        print(f"{PROG}: warning: {left_out}", file=sys.stderr)
     _warn_if_incomplete(Path(args.results))
     return 0
 
@@ -497,11 +509,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""
-        print(
-            f"{PROG}: error: {where}{error.strerror or error}; nothing already written is lost "
-            "(a run resumes with --resume once the cause is fixed)",
-            file=sys.stderr,
+        # Only a run's games outlive the error: other commands have nothing to resume.
+        kept = (
+            "; nothing already written is lost (a run resumes with --resume once the cause "
+            "is fixed)"
+            if command in ("run", "reproduce")
+            else ""
         )
+        print(f"{PROG}: error: {where}{error.strerror or error}{kept}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
 

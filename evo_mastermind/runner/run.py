@@ -20,6 +20,7 @@ import pyarrow as pa
 from tqdm import tqdm
 
 from evo_mastermind.codes import InvalidGameError
+from evo_mastermind.files import check_writable_folder
 from evo_mastermind.runner.config import ExperimentConfig
 from evo_mastermind.runner.crash import PlayerCrash, PlayerCrashError
 from evo_mastermind.runner.executors import Executor
@@ -57,12 +58,14 @@ def _to_stderr(line: str) -> None:
 
 
 def check_out(results: ResultsDir) -> None:
-    """Refuse a path that is a file, or a non-empty directory this tool did not write.
+    """Refuse a path that is a file, cannot be written, or is a directory we did not write.
 
     Raises:
         RunnerError: with the reason and what to do.
+        PathError: a place where the directory cannot be made or written.
     """
     results.check_usable()
+    check_writable_folder(results.path, "results directory")  # before any game is played
     if not results.is_empty() and not results.owned():
         raise RunnerError(
             f"{results.path} is not empty and was not written by evo-mastermind; choose an "
