@@ -208,6 +208,11 @@ def run(
         out=out,
         spelling=spelling,
     )
+    for name, flag in (("progress", progress), ("allow_large", allow_large)):
+        if not isinstance(flag, bool | np.bool_):
+            raise RunOptionsError(
+                f"{spelling(name)} must be True or False, got {type(flag).__name__} {flag!r}"
+            )
     if isinstance(plugins, str) or not all(isinstance(plugin, str) for plugin in plugins):
         raise RunOptionsError(
             f"{spelling('plugins')} must be a list of module names, got {plugins!r}"
@@ -264,9 +269,14 @@ def load(path: str | Path) -> Results:
 
     Raises:
         AnalysisError: no experiment record, no games, or a damaged or foreign shard.
+        RunOptionsError: ``path`` is not a path.
     """
     from evo_mastermind.analysis.results import load_experiment, load_games
 
+    if not isinstance(path, str | os.PathLike):
+        raise RunOptionsError(
+            f"a results directory's path is text or a Path, not {type(path).__name__}"
+        )
     path = Path(path)
     experiment = load_experiment(path)
     return Results(path, load_games(path), experiment)

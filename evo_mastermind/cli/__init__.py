@@ -27,6 +27,7 @@ from evo_mastermind.cli.common import (
     PROG,
     UsageError,
     _write_log,
+    given_path,
 )
 from evo_mastermind.cli.play import BAD_ANSWERS_IN_A_ROW, _play
 from evo_mastermind.cli.trees import _tree
@@ -154,7 +155,7 @@ def _build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "config", help="the experiment's YAML file, or a shipped study's name (e.g. paper/table2)"
     )
-    run.add_argument("--out", help="results directory (default results/<name>/)")
+    run.add_argument("--out", type=given_path, help="results directory (default results/<name>/)")
     run.add_argument("--runs", type=int, help="override the config's number of runs")
     _add_executor_arguments(run)
     run.add_argument(
@@ -188,6 +189,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     report.add_argument(
         "--compare-with",
+        type=given_path,
         metavar="CSV",
         help="a published table to compare with, instead of the config's compare_with",
     )
@@ -201,7 +203,9 @@ def _build_parser() -> argparse.ArgumentParser:
         default="distribution",
         help="distribution (default), cumulative, evaluations or heatmap",
     )
-    plot.add_argument("--out", help="image file, .png or .pdf (default DIR/plots/KIND.png)")
+    plot.add_argument(
+        "--out", type=given_path, help="image file, .png or .pdf (default DIR/plots/KIND.png)"
+    )
     plot.add_argument(
         "--pool-secrets",
         action="store_true",
@@ -219,7 +223,9 @@ def _build_parser() -> argparse.ArgumentParser:
         required=True,
         help="ioh: IOHprofiler data (IOHanalyzer, iohinspector), written by the ioh package",
     )
-    export.add_argument("--out", required=True, help="a new (or empty) directory to write")
+    export.add_argument(
+        "--out", type=given_path, required=True, help="a new (or empty) directory to write"
+    )
     export.add_argument("--no-progress", action="store_true", help="no progress bar")
     export.set_defaults(handler=_export)
 
@@ -269,6 +275,7 @@ def _add_study_commands(commands: Any) -> None:
     )
     reproduce.add_argument(
         "--out",
+        type=given_path,
         default=str(Path("results") / "paper"),
         help="folder of the tables' results, one folder per table (default results/paper); "
         "games already there are kept and only the missing ones played",

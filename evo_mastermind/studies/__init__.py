@@ -201,6 +201,8 @@ def copy_study(name: str, destination: str | Path | None = None, force: bool = F
         PathError: a destination that cannot be written.
     """
     source = shipped_file(name)
+    if destination is not None and not str(destination).strip():
+        raise StudyError("the destination is empty; give a file or a folder (or leave it out)")
     target = Path() if destination is None else Path(destination)
     if target.is_dir():
         target = target / source.name

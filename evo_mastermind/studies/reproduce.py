@@ -40,6 +40,8 @@ def paper_tables(chosen: Sequence[str]) -> list[str]:
     Raises:
         StudyError: a name that is not one of the paper's tables.
     """
+    if isinstance(chosen, str):  # one table named alone, not its letters
+        chosen = [chosen]
     if not chosen:
         return list(PAPER_TABLES)
     tables = []
