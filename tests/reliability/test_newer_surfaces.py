@@ -296,6 +296,7 @@ def test_an_unknown_group_rule_is_one_line_not_a_key_error(played: Path) -> None
         ({"scheduler": 8786, "executor": "dask"}, r"scheduler must be an address"),
         ({"out": 5}, r"out must be a folder's path, got int"),
         ({"plugins": "mylab.players"}, r"plugins must be a list of module names"),
+        ({"progress": "no"}, r"progress must be True or False"),
     ],
 )
 def test_run_options_of_a_wrong_type_are_named(
@@ -395,3 +396,51 @@ def test_a_published_table_is_copied_as_a_table_and_never_offered_to_run(
     status, out, _ = cli("studies", "copy", "paper/table2", "mine.yml")
     assert status == 0 and out.rstrip().endswith("run it with: evo-mastermind run mine.yml")
     assert yaml.safe_load((tmp_path / "mine.yml").read_text())["name"]
+
+
+# --- further cases found by trying the surfaces ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("run", "{config}", "--out", ""),
+        ("plot", "{played}", "--out", ""),
+        ("export", "{played}", "--format", "ioh", "--out", " "),
+        ("report", "{played}", "--compare-with", ""),
+        ("reproduce", "table2", "--out", ""),
+    ],
+)
+def test_an_empty_path_is_refused_not_read_as_the_current_folder(
+    tmp_path: Path, played: Path, fails: Failure, args: tuple[str, ...]
+) -> None:
+    config = write_yaml(tmp_path / "c.yaml")
+    filled = [arg.format(config=config, played=played) for arg in args]
+    before = sorted(tmp_path.rglob("*"))
+    fails(*filled, pattern=r"argument --[a-z-]+: is empty; give a file or folder")
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+def test_studies_copy_to_an_empty_destination_is_refused(
+    tmp_path: Path, fails: Failure, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    fails("studies", "copy", "paper/table2", "", pattern=r"the destination is empty")
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_python_api_names_values_of_a_wrong_type(played: Path) -> None:
+    with pytest.raises(RunOptionsError, match="a results directory's path is text or a Path"):
+        evo_mastermind.load(5)  # type: ignore[arg-type]
+    results = evo_mastermind.load(played)
+    with pytest.raises(AnalysisError, match="confidence must be a number, got str"):
+        results.confidence_intervals(confidence="0.9")  # type: ignore[arg-type]
+    with pytest.raises(AnalysisError, match="seed must be a whole number, got str"):
+        results.confidence_intervals(seed="1")  # type: ignore[arg-type]
+    assert len(results.confidence_intervals(seed=1, confidence=np.float64(0.9))) == 2
+
+
+def test_reproduce_takes_one_table_named_alone_as_that_table() -> None:
+    from evo_mastermind.studies.reproduce import paper_tables
+
+    assert paper_tables("table3") == ["table3"]
