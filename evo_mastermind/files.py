@@ -67,13 +67,13 @@ def _nearest_existing(path: Path) -> Path:
 
 def _check_can_create_in(folder: Path, path: Path, what: str) -> None:
     if not folder.is_dir():
-        raise PathError(f"{what} {path}: {folder} is a file, not a folder, so nothing can go there")
+        raise PathError(f"{path}: {folder} is a file, not a folder, so the {what} cannot go there")
     try:
         with tempfile.TemporaryFile(dir=folder, prefix=".evo-mastermind-probe-"):
             pass
     except OSError as error:
         reason = error.strerror or error
-        raise PathError(f"{what} {path}: cannot write in {folder}: {reason}") from None
+        raise PathError(f"{path}: cannot write the {what} in {folder}: {reason}") from None
 
 
 def check_writable_file(path: str | Path, what: str) -> None:
@@ -84,7 +84,7 @@ def check_writable_file(path: str | Path, what: str) -> None:
 
     Args:
         path: the file to be written.
-        what: the option or output it is, for the message (``"--out"``, ``"plot file"``).
+        what: the output it is, for the message (``"plot file"``, ``"export"``).
 
     Raises:
         PathError: a folder or special file in its place, or a place that cannot be written.
@@ -103,7 +103,8 @@ def check_writable_files(paths: Iterable[str | Path], what: str) -> None:
         if path.exists():
             mode = path.stat().st_mode
             if not stat.S_ISREG(mode):
-                raise PathError(f"{what} {path} is {_kind(mode)}, where a file is to be written")
+                kind = _kind(mode)
+                raise PathError(f"{path}: the {what} is {kind}, where a file is to be written")
         folder = _nearest_existing(path.parent)
         if folder not in asked:
             _check_can_create_in(folder, path, what)
@@ -115,14 +116,14 @@ def check_writable_folder(path: str | Path, what: str) -> None:
 
     Args:
         path: the folder to be written (it may not exist yet).
-        what: the option or output it is, for the message (``"--out"``).
+        what: the output it is, for the message (``"results directory"``).
 
     Raises:
         PathError: a file in its place or on its way, or a place that cannot be written.
     """
     path = Path(path)
     if path.exists() and not path.is_dir():
-        raise PathError(f"{what} {path} is a file, not a folder")
+        raise PathError(f"{path}: the {what} is a file, not a folder")
     _check_can_create_in(_nearest_existing(path), path, what)
 
 

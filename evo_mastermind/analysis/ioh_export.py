@@ -255,7 +255,7 @@ def check_export_folder(out: Path | str) -> None:
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise AnalysisError(f"{out} already exists and is not an empty directory; give a new --out")
     # The data are written beside it first (``.<name>.partial-<pid>``), then renamed.
-    check_writable_folder(out.parent if out.exists() else out, "--out")
+    check_writable_folder(out.parent if out.exists() else out, "export")
 
 
 def _write_runs(

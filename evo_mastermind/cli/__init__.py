@@ -155,7 +155,7 @@ def _build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "config", help="the experiment's YAML file, or a shipped study's name (e.g. paper/table2)"
     )
-    run.add_argument("--out", type=given_path, help="results directory (default results/<name>/)")
+    run.add_argument("--out", help="results directory (default results/<name>/)")
     run.add_argument("--runs", type=int, help="override the config's number of runs")
     _add_executor_arguments(run)
     run.add_argument(
