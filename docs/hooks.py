@@ -25,6 +25,9 @@ log = logging.getLogger("mkdocs.plugins.evo_mastermind")
 
 ROOT = Path(__file__).resolve().parents[1]
 
+WIDE_PAGE = "---\nhide:\n  - toc\n---\n\n"
+"""Front matter of a page without Material's right-hand table of contents."""
+
 SPHINX_ROLE = re.compile(r":(?:attr|class|data|exc|func|meth|mod|obj):(?=<code>)")
 """A Sphinx role left before inline code by docstrings written for Sphinx (``:func:`f```)."""
 
@@ -35,7 +38,8 @@ def on_files(files: Files, config: MkDocsConfig, **_: Any) -> Files:
         content, problems = generate()
         for problem in problems:
             log.warning("%s: %s", uri, problem)
-        files.append(File.generated(config, uri, content=content))
+        # The reference tables are wide: the page gives the table of contents' column to them.
+        files.append(File.generated(config, uri, content=WIDE_PAGE + content))
     for image in sorted((ROOT / "results").glob("**/plots/*.png")):
         files.append(
             File(

@@ -11,7 +11,6 @@ every plot kind, effect sizes and confidence intervals.
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from evo_mastermind.codes import InvalidGameError
+from evo_mastermind.messages import notify
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -150,10 +150,6 @@ def plain_data(value: Any) -> Any:
     return value
 
 
-def _announce(line: str) -> None:
-    print(f"evo-mastermind: {line}", file=sys.stderr, flush=True)
-
-
 def run(
     config: str | Path | Mapping[str, Any],
     *,
@@ -167,6 +163,7 @@ def run(
     progress: bool = True,
     plugins: Sequence[str] = (),
     allow_large: bool = False,
+    accept_changed_code: bool = False,
     spelling: Callable[[str], str] = _keyword,
 ) -> Results:
     """Play an experiment's games into a results directory and open it.
@@ -184,6 +181,9 @@ def run(
         progress: show a progress bar on stderr.
         plugins: modules to import first (players of your own).
         allow_large: run plans above the limits (entries, games, memory).
+        accept_changed_code: with ``resume``, add games even though the stored ones were
+            played by another version of evo_mastermind or of a plugin module (the record
+            and the report then list every version); refused otherwise.
         spelling: how options are named in errors (the command line passes ``--name``).
 
     Raises:
@@ -208,7 +208,8 @@ def run(
         out=out,
         spelling=spelling,
     )
-    for name, flag in (("progress", progress), ("allow_large", allow_large)):
+    flags = (("progress", progress), ("allow_large", allow_large))
+    for name, flag in (*flags, ("accept_changed_code", accept_changed_code)):
         if not isinstance(flag, bool | np.bool_):
             raise RunOptionsError(
                 f"{spelling(name)} must be True or False, got {type(flag).__name__} {flag!r}"
@@ -216,6 +217,11 @@ def run(
     if isinstance(plugins, str) or not all(isinstance(plugin, str) for plugin in plugins):
         raise RunOptionsError(
             f"{spelling('plugins')} must be a list of module names, got {plugins!r}"
+        )
+    if accept_changed_code and not resume:
+        raise RunOptionsError(
+            f"{spelling('accept_changed_code')} goes with {spelling('resume')} (it lets a resumed "
+            "run add games to results played by other code)"
         )
     limits = NO_LIMITS if allow_large else PlanLimits()
     written: str | None = None
@@ -237,7 +243,7 @@ def run(
     chosen = workers_asked or (1 if executor == "serial" else os.cpu_count() or 1)
     announcement = check_plan(estimate_plan(loaded), limits, chosen)
     if announcement:
-        _announce(announcement)
+        notify(announcement)
     target = Path(out) if out is not None else Path("results") / loaded.name
     check_out(ResultsDir(target))  # an unusable directory is refused before any worker starts
     with tempfile.TemporaryDirectory() as folder:
@@ -246,7 +252,14 @@ def run(
             config_path.write_text(written, encoding="utf-8")
         with make_executor(executor, workers_asked, scheduler) as pool:
             outcome = run_experiment(
-                loaded, config_path, target, pool, resume=resume, force=force, progress=progress
+                loaded,
+                config_path,
+                target,
+                pool,
+                resume=resume,
+                force=force,
+                progress=progress,
+                accept_changed_code=accept_changed_code,
             )
     results = load(target)
     results.outcome = outcome

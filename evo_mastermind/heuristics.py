@@ -22,13 +22,15 @@ partitioned by the compiled kernel and scored by the numpy definition: the same 
 a few times slower (``docs/extending.md`` gives the figures).
 
 The four built-ins (Runarsson & Merelo 2009, sections 2-3) are entries of this table like
-any other. Two other scores stand beside it, not in it, because neither is a function of
-a partition: ``lookahead`` (:mod:`evo_mastermind.evolution.choice`) plays a second ply
-inside each part, so it needs the responses themselves; ``local_entropy`` (the player of
-that name) scores a code by its colours together with the codes played, whatever the
+any other, registered as a user's are; their names are reserved. Two other scores stand
+beside it, not in it, because neither is a function of a partition: ``lookahead``
+(:mod:`evo_mastermind.evolution.choice`, a reserved name too) plays a second ply inside
+each part, so it needs the responses themselves; ``local_entropy`` (the player of that
+name) scores a code by its colours together with the codes played, whatever the
 candidates.
 
-Plugins register heuristics as they register players: a module named by a config's
+Plugins register heuristics as they register players (the one
+:class:`~evo_mastermind.registry.Registry`): a module named by a config's
 ``plugins:`` or ``--plugin``, or an installed package's entry point in the group
 :data:`ENTRY_POINT_GROUP` (naming the function, a :class:`Heuristic`, or a module that
 registers on import).
@@ -36,20 +38,17 @@ registers on import).
 
 from __future__ import annotations
 
-import difflib
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from types import MappingProxyType, ModuleType
+from types import MappingProxyType
 from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.determinism import repeat_problem
-from evo_mastermind.entry_points import load, unloaded
 from evo_mastermind.kernels.rules import REDUCTIONS
+from evo_mastermind.registry import PluginError, Registry
 
 Counts = npt.NDArray[np.int64]
 Scores = npt.NDArray[np.float64]
@@ -60,7 +59,7 @@ ENTRY_POINT_GROUP = "evo_mastermind.heuristics"
 """The entry-point group through which installed packages make their heuristics known."""
 
 
-class HeuristicError(InvalidGameError):
+class HeuristicError(PluginError):
     """A heuristic that cannot be registered or used, explained in one line."""
 
 
@@ -144,20 +143,59 @@ def worst_case_score(counts: Counts) -> Scores:
     return -counts.max(axis=1).astype(np.float64)
 
 
-_registered: dict[str, Heuristic] = {}
-_lock = threading.RLock()  # Dask workers import plugins from several threads at once
-_loaded_entry_points: set[tuple[str, str]] = set()
+LOOKAHEAD = "lookahead"
+"""The one choice of a ``heuristic:`` option that is not a partition heuristic (two plies, not
+a function of counts: :mod:`evo_mastermind.evolution.choice`); no heuristic may take its name."""
 
 H = TypeVar("H", bound="PartitionScore | Heuristic")
-
-
-def _origin(score: PartitionScore) -> str:
-    return f"{getattr(score, '__module__', '?')}.{getattr(score, '__qualname__', repr(score))}"
 
 
 def _first_line(score: PartitionScore) -> str:
     doc = (getattr(score, "__doc__", None) or "").strip()
     return doc.splitlines()[0] if doc else ""
+
+
+def _heuristic_entry(name: str, definition: object) -> Heuristic:
+    """``definition`` as the heuristic ``name``: a function or :class:`Heuristic`, checked."""
+    entry: Heuristic
+    if isinstance(definition, Heuristic):
+        entry = replace(definition, name=name)
+    elif callable(definition) and not isinstance(definition, type):
+        entry = Heuristic(definition, name=name)
+    else:
+        raise HeuristicError(
+            f"cannot register {definition!r} as heuristic {name!r}: it is neither a "
+            "function of partition counts nor an evo_mastermind.heuristics.Heuristic"
+        )
+    if entry.compiled is not None and entry.compiled not in REDUCTIONS:
+        raise HeuristicError(
+            f"heuristic {name!r}: compiled form {entry.compiled!r} is not one of the "
+            f"engine's reductions ({', '.join(REDUCTIONS)}); leave it unset"
+        )
+    return entry if entry.about else replace(entry, about=_first_line(entry.score))
+
+
+def _defined_by(definition: object) -> object:
+    """The function a heuristic (or a definition of one) is known by: its score."""
+    return definition.score if isinstance(definition, Heuristic) else definition
+
+
+BUILTIN_HEURISTICS = ("entropy", "most_parts", "expected_size", "worst_case")
+"""The built-in heuristics' names (reserved), registered below like a user's."""
+
+HEURISTIC_REGISTRY: Registry[Heuristic] = Registry(
+    "heuristic",
+    ENTRY_POINT_GROUP,
+    entry=_heuristic_entry,
+    defined_by=_defined_by,
+    builtins=dict.fromkeys(BUILTIN_HEURISTICS, __name__),
+    reserved={LOOKAHEAD: "the two-ply choice of the archive and sampler players"},
+    error=HeuristicError,
+    unknown=UnknownHeuristicError,
+    hint="a heuristic of your own: register it with @register_heuristic in a module named "
+    "under 'plugins:' or with --plugin",
+)
+"""Every heuristic registered so far, by name."""
 
 
 def register_heuristic(name: str) -> Callable[[H], H]:
@@ -168,44 +206,10 @@ def register_heuristic(name: str) -> Callable[[H], H]:
 
     Raises:
         HeuristicError: not a function nor a :class:`Heuristic`, a compiled form the engine
-            does not have, or ``name`` taken by another definition.
+            does not have, ``name`` a built-in name (``lookahead`` too) or taken by another
+            definition.
     """
-
-    def register(definition: H) -> H:
-        entry: Heuristic
-        if isinstance(definition, Heuristic):
-            entry = replace(definition, name=name)
-        elif callable(definition):
-            entry = Heuristic(definition, name=name)
-        else:
-            raise HeuristicError(
-                f"cannot register {definition!r} as heuristic {name!r}: it is neither a "
-                "function of partition counts nor an evo_mastermind.heuristics.Heuristic"
-            )
-        if entry.compiled is not None and entry.compiled not in REDUCTIONS:
-            raise HeuristicError(
-                f"heuristic {name!r}: compiled form {entry.compiled!r} is not one of the "
-                f"engine's reductions ({', '.join(REDUCTIONS)}); leave it unset"
-            )
-        if not entry.about:
-            entry = replace(entry, about=_first_line(entry.score))
-        with _lock:
-            existing = _registered.get(name)
-            # The same definition registered again (a module reloaded) replaces itself.
-            if existing is not None and _origin(existing.score) != _origin(entry.score):
-                kind = (
-                    "a built-in heuristic"
-                    if existing.score.__module__ == __name__
-                    else _origin(existing.score)
-                )
-                raise HeuristicError(
-                    f"heuristic name {name!r} of {_origin(entry.score)} clashes with {kind}; "
-                    "register it under another name"
-                )
-            _registered[name] = entry
-        return definition
-
-    return register
+    return HEURISTIC_REGISTRY.register(name)
 
 
 def load_entry_points() -> None:
@@ -217,28 +221,13 @@ def load_entry_points() -> None:
     Raises:
         HeuristicError: an entry point that does not load, or names none of those.
     """
-    for point, where in unloaded(ENTRY_POINT_GROUP, _loaded_entry_points):
-        with _lock:
-            loaded = load(point, where, HeuristicError)
-            if isinstance(loaded, Heuristic) or (callable(loaded) and not isinstance(loaded, type)):
-                score = loaded.score if isinstance(loaded, Heuristic) else loaded
-                if not any(entry.score is score for entry in _registered.values()):
-                    try:
-                        register_heuristic(point.name)(loaded)
-                    except HeuristicError as error:
-                        raise HeuristicError(f"{where}: {error}") from None
-            elif not isinstance(loaded, ModuleType):
-                raise HeuristicError(
-                    f"{where} is neither a function, an evo_mastermind.heuristics.Heuristic "
-                    "nor a module"
-                )
-            _loaded_entry_points.add((point.name, point.value))
+    HEURISTIC_REGISTRY.load_entry_points()
 
 
 def registered_heuristics() -> Mapping[str, Heuristic]:
     """Every heuristic registered so far, installed packages' included, by name."""
     load_entry_points()
-    return MappingProxyType(_registered)
+    return MappingProxyType(HEURISTIC_REGISTRY)
 
 
 def known_heuristic(name: str | Heuristic) -> Heuristic:
@@ -251,19 +240,7 @@ def known_heuristic(name: str | Heuristic) -> Heuristic:
     """
     if isinstance(name, Heuristic):
         return name
-    entry = _registered.get(name)
-    if entry is None:
-        load_entry_points()
-        entry = _registered.get(name)
-    if entry is None:
-        close = difflib.get_close_matches(name, list(_registered), n=1)
-        suggestion = f" (did you mean {close[0]!r}?)" if close else ""
-        raise UnknownHeuristicError(
-            f"unknown heuristic {name!r}{suggestion}; known heuristics: "
-            f"{', '.join(sorted(_registered))} (a heuristic of your own: register it with "
-            "@register_heuristic in a module named under 'plugins:' or with --plugin)"
-        )
-    return entry
+    return HEURISTIC_REGISTRY.known(name)
 
 
 register_heuristic("entropy")(Heuristic(entropy_score, compiled="entropy"))

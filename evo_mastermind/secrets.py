@@ -1,7 +1,8 @@
 """Where secret codes come from: the whole space, a uniform sample, or an explicit list.
 
 Secret-code selection algorithms (SCSAs) live in :mod:`evo_mastermind.scsa`; the runner
-reaches every source through :func:`draw`.
+reaches every source through the ``draw`` method of its config's source
+(:mod:`evo_mastermind.runner.sources`).
 """
 
 from __future__ import annotations

@@ -55,14 +55,6 @@ def multiplicity_classes(space: CodeSpace) -> CodeClasses:
     return CodeClasses.of_keys(digit_keys(counts, space.pegs + 1))
 
 
-def unplayed_colour_classes(space: CodeSpace, played: frozenset[int]) -> CodeClasses | None:
-    """Codes equal up to a relabelling of the colours outside ``played``.
-
-    Returns ``None`` when fewer than two colours are unplayed (every class is one code).
-    """
-    return colour_classes(space, played, frozenset())
-
-
 @lru_cache(maxsize=16)  # a game tree meets few sets of played and zero colours
 def colour_classes(
     space: CodeSpace, played: frozenset[int], zero: frozenset[int]

@@ -115,3 +115,38 @@ def test_sources_are_cited_by_author_and_year_never_as_seed_files() -> None:
         text = path.read_text(errors="ignore")
         offenders += [f"{relative}: {m.group(0)}" for m in SEED_CITATION.finditer(text)]
     assert offenders == []
+
+
+REPOSITORY_FOLDERS = ("evo_mastermind", "docs", "results", "benchmarks", "examples", "notebooks")
+CITED_PATH = re.compile(r"`((?:" + "|".join(REPOSITORY_FOLDERS) + r"|configs|tests)/[\w./-]+)`")
+NOT_OURS = {
+    "configs/paper/table2.yaml",  # an old name, cited to say where the file went
+    "results/first/games",  # the run getting-started.md makes
+    "results/2023_4090",  # a folder of Magruder's solver's repository
+}
+"""Paths the docs cite that are not meant to be in this repository."""
+
+
+def test_every_repository_path_the_docs_cite_exists() -> None:
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    missing = []
+    for page in pages:
+        for match in CITED_PATH.finditer(page.read_text()):
+            path = match.group(1).rstrip("/.")
+            if "<" in path or "*" in path or path in NOT_OURS:
+                continue  # a pattern (results/<name>/, part-*.parquet), or not ours
+            if not (ROOT / path).exists():
+                missing.append(f"{page.relative_to(ROOT)}: {path}")
+    assert missing == []
+
+
+def test_the_home_page_lists_every_player() -> None:
+    home = (ROOT / "docs" / "index.md").read_text()
+    assert [name for name in sorted(PLAYERS) if f"`{name}`" not in home] == []
+
+
+def test_the_readme_and_getting_started_agree_on_the_test_time() -> None:
+    said = re.compile(r"make test .*\(about (\d+) minutes")
+    readme = said.search((ROOT / "README.md").read_text())
+    started = said.search((ROOT / "docs" / "getting-started.md").read_text())
+    assert readme and started and readme.group(1) == started.group(1)

@@ -14,6 +14,8 @@ from evo_mastermind import Codemaker, CodeSpace, Heuristic, make_player, play_ga
 from evo_mastermind import register_heuristic as exported
 from evo_mastermind.cli import main
 from evo_mastermind.heuristics import (
+    ENTRY_POINT_GROUP,
+    HEURISTIC_REGISTRY,
     Counts,
     HeuristicError,
     Scores,
@@ -30,6 +32,7 @@ from evo_mastermind.runner import (
     run_experiment,
 )
 from evo_mastermind.runner.config import ConfigError
+from tests.distributions import install
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "custom_heuristic"
@@ -201,14 +204,7 @@ def test_an_installed_package_needs_no_plugin_line(
     project = (EXAMPLE / "pyproject.toml").read_text()
     point = 'parts_then_entropy = "mylab_heuristics.scores:parts_then_entropy"'
     assert point in project
-    info = tmp_path / "mylab_heuristics-0.1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: mylab-heuristics\nVersion: 0.1.0\n"
-    )
-    (info / "entry_points.txt").write_text(
-        "[evo_mastermind.heuristics]\n" + point.replace('"', "") + "\n"
-    )
+    install(tmp_path, "mylab_heuristics", ENTRY_POINT_GROUP, point.replace('"', ""))
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.syspath_prepend(str(EXAMPLE_SOURCE))
     assert known_heuristic("parts_then_entropy").compiled is None
@@ -239,3 +235,61 @@ def test_the_example_plays_identical_games_in_process_and_in_a_pool(
     pooled = ResultsDir(out).load_games().drop(columns=TIMING_COLUMNS)
     assert games["solved"].all() and len(games) == 4 * 30
     pd.testing.assert_frame_equal(games, pooled)
+
+
+@pytest.mark.parametrize("name", [*BUILT_IN, "lookahead"])
+def test_a_built_in_name_is_refused_in_one_line(registry: None, name: str) -> None:
+    with pytest.raises(HeuristicError) as caught:
+        register_heuristic(name)(smallest_part)
+    message = str(caught.value)
+    assert message.startswith(f"heuristic name {name!r} of tests.test_heuristics.smallest_part")
+    assert "clashes with a built-in" in message and "\n" not in message
+    if name in BUILT_IN:
+        assert known_heuristic(name).score is not smallest_part
+    else:
+        assert name not in registered_heuristics()
+
+
+def test_lookahead_stays_the_built_in_two_ply_choice(registry: None) -> None:
+    # Registering it was once accepted and listed, while the players played the built-in.
+    with pytest.raises(HeuristicError, match="the two-ply choice of the archive and sampler"):
+        register_heuristic("lookahead")(smallest_part)
+    with pytest.raises(HeuristicError, match="unknown heuristic 'lookahead': the name is the"):
+        known_heuristic("lookahead")
+    player = make_player("archive", CodeSpace(4, 6), {"heuristic": "lookahead", "mu": 20})
+    assert play_game(player, Codemaker(CodeSpace(4, 6), "FEDC"), np.random.default_rng(5)).solved
+
+
+def test_a_name_taken_by_another_users_heuristic_clashes(registry: None) -> None:
+    register_heuristic("smallest_part")(smallest_part)
+    with pytest.raises(
+        HeuristicError,
+        match=r"heuristic name 'smallest_part' of .*<lambda> clashes with "
+        r"tests\.test_heuristics\.smallest_part; register it under another name",
+    ):
+        register_heuristic("smallest_part")(lambda counts: -smallest_part(counts))
+
+
+def test_an_unknown_heuristic_suggests_once(capsys: pytest.CaptureFixture[str]) -> None:
+    for player in ("one_ply", "archive", "sampler"):
+        assert main(["play", "--player", player, "-o", "heuristic=entropi"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("did you mean") == 1 and "(did you mean 'entropy'?)" in err, err
+
+
+def test_an_entry_point_under_a_reserved_name_is_one_line(
+    registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install(
+        tmp_path, "lookalike", ENTRY_POINT_GROUP, "lookahead = tests.test_heuristics:smallest_part"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(HeuristicError) as caught:
+        registered_heuristics()
+    message = str(caught.value)
+    assert message.startswith(
+        "entry point 'lookahead' = 'tests.test_heuristics:smallest_part' (group "
+        "evo_mastermind.heuristics): heuristic name 'lookahead' of "
+        "tests.test_heuristics.smallest_part clashes with a built-in name"
+    )
+    assert "\n" not in message and "lookahead" not in HEURISTIC_REGISTRY

@@ -4,9 +4,14 @@ import pytest
 from evo_mastermind.codes import CodeSpace
 from evo_mastermind.partitions import partition_counts
 from evo_mastermind.scoring import indexed_scorer
-from evo_mastermind.symmetry import colour_classes, multiplicity_classes, unplayed_colour_classes
+from evo_mastermind.symmetry import CodeClasses, colour_classes, multiplicity_classes
 
 SPACE = CodeSpace(4, 6)
+
+
+def unplayed_colour_classes(space: CodeSpace, played: frozenset[int]) -> CodeClasses | None:
+    """Codes equal up to a relabelling of the colours outside ``played`` (no zero colours)."""
+    return colour_classes(space, played, frozenset())
 
 
 def consistent_with(played: list[str], secret: str) -> np.ndarray:

@@ -163,6 +163,12 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--resume", action="store_true", help="play only the games still missing")
     run.add_argument(
+        "--accept-changed-code",
+        action="store_true",
+        help="with --resume: add games although the stored ones were played by another version "
+        "of evo-mastermind or of a plugin (the record and report list both)",
+    )
+    run.add_argument(
         "--force",
         action="store_true",
         help="replace results already in --out (only files evo-mastermind wrote there)",
@@ -294,7 +300,7 @@ def _add_study_commands(commands: Any) -> None:
 
 
 def _flag(name: str) -> str:
-    return f"--{name}"
+    return f"--{name.replace('_', '-')}"
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -314,6 +320,7 @@ def _run(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         plugins=args.plugin,
         allow_large=args.allow_large,
+        accept_changed_code=args.accept_changed_code,
         spelling=_flag,
     )
     print(results.write_report())

@@ -22,26 +22,36 @@ and then to the game's generator.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from evo_mastermind.codes import Code, Codes
 from evo_mastermind.engine import fewest_totals
+from evo_mastermind.heuristics import LOOKAHEAD as LOOKAHEAD  # its name here too, as before
 from evo_mastermind.heuristics import HeuristicError, known_heuristic
 from evo_mastermind.partitions import Scores, best_indices, partition_counts
 from evo_mastermind.scoring import Packed, response_matrix
 
-LOOKAHEAD = "lookahead"
-"""The one choice that is not a partition heuristic: two plies, not a function of counts."""
-
 HeuristicName = str
 """A registered partition heuristic's name, or :data:`LOOKAHEAD`."""
 
-Heuristic = HeuristicName
-"""The former name of :data:`HeuristicName` (a closed list of five names until heuristics
-could be registered); kept so that imports of it keep working."""
+
+def __getattr__(name: str) -> Any:
+    # ``Heuristic``, the former name of HeuristicName, is heuristics.Heuristic's name now.
+    if name == "Heuristic":
+        warnings.warn(
+            "evo_mastermind.evolution.choice.Heuristic is now HeuristicName "
+            "(evo_mastermind.Heuristic is a heuristic object); the old name works until "
+            "evo_mastermind 0.3",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return HeuristicName
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def check_heuristic(name: HeuristicName) -> HeuristicName:

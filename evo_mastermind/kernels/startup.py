@@ -65,12 +65,31 @@ def _drop_stale_kernels() -> None:
 _drop_stale_kernels()
 
 _CALLED: set[Any] = set()
+_ANNOUNCED: list[bool] = []
+
+
+def _is_cached(kernel: Any) -> bool:
+    """Whether Numba's cache index of ``kernel`` is on disk (``module.name-line.pyXY.nbi``)."""
+    name = getattr(kernel, "__name__", "")
+    return any(CACHE.glob(f"*.{name}-*.nbi"))
 
 
 def call(kernel: Any, *args: Any) -> Any:
-    """Call a kernel; its first call in a process says so when compiling took over a second."""
+    """Call a kernel; its first call in a process says so when compiling took over a second.
+
+    A kernel not yet compiled on this machine is announced before it compiles (once per
+    process), so the first game's silence of a minute is explained before it starts.
+    """
     if kernel in _CALLED:  # a set lookup: ``kernel.signatures`` hashes every type, slowly
         return kernel(*args)
+    if not _ANNOUNCED and not _is_cached(kernel):
+        _ANNOUNCED.append(True)
+        print(
+            "evo_mastermind: compiling the exhaustive players' kernels for this machine "
+            "(about a minute, once; then cached)",
+            file=sys.stderr,
+            flush=True,
+        )
     start = time.perf_counter()
     result = kernel(*args)
     _CALLED.add(kernel)

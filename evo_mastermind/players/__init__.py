@@ -1,4 +1,4 @@
-"""Every registered player: the registry, and the built-in players' modules.
+"""Every registered player: the protocol, the registry, and the built-in players' modules.
 
 Asking for a player by name imports only its module (``make_player("entropy")`` loads the
 one-ply players, not DEAP); reading :data:`PLAYERS` imports every built-in player first.
@@ -7,14 +7,12 @@ one-ply players, not DEAP); reading :data:`PLAYERS` imports every built-in playe
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from evo_mastermind.players.base import (
+from evo_mastermind.players.protocol import Player, PlayerParams, PlayerStats, Preset
+from evo_mastermind.players.registry import (
     BUILTIN_PLAYERS,
     ENTRY_POINT_GROUP,
     InvalidPlayerParamsError,
-    Player,
-    PlayerParams,
     PluginError,
-    Preset,
     UnknownPlayerError,
     UnknownPresetError,
     import_plugins,
@@ -40,7 +38,7 @@ if TYPE_CHECKING:
         sampler,
         tree,
     )
-    from evo_mastermind.players.base import PLAYERS
+    from evo_mastermind.players.registry import PLAYERS
 
 # The built-in players' modules, as attributes imported on first use.
 _MODULES = frozenset(module.rpartition(".")[2] for module in BUILTIN_PLAYERS.values())
@@ -62,6 +60,7 @@ __all__ = [
     "InvalidPlayerParamsError",
     "Player",
     "PlayerParams",
+    "PlayerStats",
     "PluginError",
     "Preset",
     "UnknownPlayerError",

@@ -56,8 +56,6 @@ PAPER_PRESETS = MappingProxyType(
 NODE_LIMIT = 2_000_000
 """Cached positions kept before the cache is cleared, bounding memory on long runs."""
 
-__all__ = ["CLASSES_FROM"]  # re-exported: it moved to the engine, its users import it here
-
 
 class OnePlyOptions(PlayerParams):
     """Base of the one-ply players' options: each model says what settings it plays with."""

@@ -10,7 +10,6 @@ options written beside it override the preset's) and may sweep options: a list v
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import re
@@ -34,6 +33,7 @@ from pydantic import (
 
 from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.files import check_readable_file
+from evo_mastermind.messages import closest, did_you_mean
 from evo_mastermind.paths import current_name, find_project_root, within_project
 from evo_mastermind.players import (
     PluginError,
@@ -437,12 +437,10 @@ def _explain(error: ValidationError, data: dict[str, Any]) -> str:
 
 def _did_you_mean(key: str, candidates: Any, missing: bool = False) -> str:
     """A hint naming a close match; for a missing key, the typo that was given instead."""
-    close = difflib.get_close_matches(key, list(candidates), n=1, cutoff=0.7)
-    if not close or close[0] == key:
-        return ""
-    if missing:
-        return f"; {close[0]!r} is given: did you mean {key!r}?"
-    return f" (did you mean {close[0]!r}?)"
+    if not missing:
+        return did_you_mean(key, candidates, cutoff=0.7)
+    given = closest(key, candidates, cutoff=0.7)
+    return f"; {given!r} is given: did you mean {key!r}?" if given is not None else ""
 
 
 def _value_at(data: Any, loc: tuple[int | str, ...]) -> Any:

@@ -53,7 +53,8 @@ class PlayerCrash:
         logged = f"; full traceback in {log}" if log is not None else ""
         return (
             f"player {self.label!r} ({self.player}) raised {self.error}{at}, {self.where}; "
-            f"{kept:,} finished games are kept (fix the player, then rerun with --resume)"
+            f"{kept:,} finished games are kept (fix the player, then rerun with --resume, adding "
+            "--accept-changed-code to keep them beside games of the fixed code, or with --force)"
             f"{logged}"
         )
 

@@ -12,7 +12,6 @@ import math
 import multiprocessing
 import os
 import signal
-import sys
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -27,6 +26,7 @@ from concurrent.futures import (
 )
 from typing import Any, Literal
 
+from evo_mastermind import messages
 from evo_mastermind.codes import InvalidGameError
 
 ExecutorName = Literal["serial", "process", "dask"]
@@ -76,10 +76,6 @@ DASK_POLL_SECONDS = 2.0
 """How often a run waiting on Dask looks at the cluster (its connection, its workers)."""
 NO_WORKERS_SECONDS = 30.0
 """How long a scheduler may have no worker before the run says so."""
-
-
-def _to_stderr(line: str) -> None:
-    print(f"evo-mastermind: {line}", file=sys.stderr, flush=True)
 
 
 class SchedulerError(InvalidGameError):
@@ -202,7 +198,7 @@ class DaskExecutor(Executor):
             _quiet_distributed()
 
         self._cluster = None
-        self._notify = notify or _to_stderr
+        self._notify = notify or messages.notify
         if address is None:
             _one_blas_thread_per_worker()
             self._cluster = LocalCluster(

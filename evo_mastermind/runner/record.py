@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from evo_mastermind.runner.config import ExperimentConfig, Statistics
+from evo_mastermind.runner.provenance import Provenance
 
 RECORD_VERSION = 1
 """The version of ``experiment.json`` written now; records without one are version 0."""
@@ -92,10 +93,15 @@ class ExperimentRecord(BaseModel):
     """What the tests compare: per-game guess counts or per-run means."""
     holm: bool = _default(Statistics, "holm")
     """Whether the tests are Holm-corrected."""
+    provenance: list[Provenance] = Field(default_factory=list)
+    """The code the games were played with, oldest first: one entry, unless a resumed run
+    accepted changed code (``--accept-changed-code``); none in records written before it."""
 
     @classmethod
-    def of(cls, config: ExperimentConfig, games: int) -> ExperimentRecord:
-        """The record of a run of ``config`` planning ``games`` games."""
+    def of(
+        cls, config: ExperimentConfig, games: int, provenance: list[Provenance] | None = None
+    ) -> ExperimentRecord:
+        """The record of a run of ``config`` planning ``games`` games, played by ``provenance``."""
         single = config.game[0] if len(config.game) == 1 else None
         return cls(
             version=RECORD_VERSION,
@@ -120,6 +126,7 @@ class ExperimentRecord(BaseModel):
             alpha=config.statistics.alpha,
             test_on=config.statistics.test_on,
             holm=config.statistics.holm,
+            provenance=list(provenance or []),
         )
 
     def labels(self) -> list[str]:

@@ -7,6 +7,7 @@ changes a result.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import sys
@@ -19,12 +20,14 @@ from typing import Any
 import pyarrow as pa
 from tqdm import tqdm
 
+from evo_mastermind import messages
 from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.files import check_writable_folder
 from evo_mastermind.runner.config import ExperimentConfig
 from evo_mastermind.runner.crash import PlayerCrash, PlayerCrashError
 from evo_mastermind.runner.executors import Executor
 from evo_mastermind.runner.plan import GameKey, Group, make_batch, plan_groups
+from evo_mastermind.runner.provenance import Provenance, current_provenance, modules_of
 from evo_mastermind.runner.record import ExperimentRecord
 from evo_mastermind.runner.storage import NewerRecordError, ResultsDir, ResultsError
 from evo_mastermind.runner.worker import play_batch
@@ -48,13 +51,30 @@ class RunOutcome:
     seconds: float
 
 
-def manifest_of(config: ExperimentConfig, games: int) -> ExperimentRecord:
+def manifest_of(
+    config: ExperimentConfig, games: int, provenance: list[Provenance] | None = None
+) -> ExperimentRecord:
     """The experiment record written beside the games (``games``: how many are planned)."""
-    return ExperimentRecord.of(config, games)
+    return ExperimentRecord.of(config, games, provenance)
 
 
-def _to_stderr(line: str) -> None:
-    print(f"evo-mastermind: {line}", file=sys.stderr)
+def code_provenance(config: ExperimentConfig) -> Provenance:
+    """The code that plays ``config``'s games.
+
+    Its plugins, and the modules of its players and of the heuristics their options name.
+    """
+    from evo_mastermind.heuristics import HeuristicError, known_heuristic
+    from evo_mastermind.players.base import known_player
+
+    sources: list[Any] = []
+    for entry in config.entries():
+        sources.append(known_player(entry.player))
+        for option, value in entry.params.items():
+            if "heuristic" in option and isinstance(value, str):
+                # A choice that is not a registered heuristic (lookahead) has no code of its own.
+                with contextlib.suppress(HeuristicError):
+                    sources.append(known_heuristic(value).score)
+    return current_provenance([*config.plugins, *modules_of(sources)])
 
 
 def check_out(results: ResultsDir) -> None:
@@ -78,23 +98,32 @@ def prepare(
     config: ExperimentConfig,
     resume: bool,
     force: bool,
-    notify: Callable[[str], None] = _to_stderr,
-) -> None:
+    notify: Callable[[str], None] = messages.notify,
+    provenance: Provenance | None = None,
+    accept_changed_code: bool = False,
+) -> list[Provenance]:
     """Check the directory against the flags; clear it for ``force``.
 
     A resumed run may add runs or players (only their games are played); damaged shards
-    are moved aside and their games replayed.
+    are moved aside and their games replayed. Games played by another version of the tool
+    or of a plugin (``provenance`` against the record's) are added only with
+    ``accept_changed_code``.
+
+    Returns:
+        The provenance to record, oldest first: the stored one(s), and ``provenance`` when it
+        differs from the last.
 
     Raises:
         RunnerError: results are present without ``resume``/``force``, were made by a
-            different config, or hold a shard of another experiment.
+            different config or by changed code, or hold a shard of another experiment.
     """
+    fresh = [provenance] if provenance is not None else []
     if force:
         results.clear()
-        return
+        return fresh
     results.remove_partial_shards()
     if not results.holds_results():
-        return  # nothing played yet (e.g. a run stopped before its first game)
+        return fresh  # nothing played yet (e.g. a run stopped before its first game)
     if not resume:
         raise RunnerError(
             f"{results.path} already holds results; use --resume to finish that run "
@@ -112,7 +141,9 @@ def prepare(
     else:
         damaged = None
     # Without games (e.g. a fresh clone holding only committed reports) nothing can be mixed.
+    history = fresh
     if record is not None and results.shards():
+        history = _check_code(results, record.provenance, provenance, accept_changed_code, notify)
         _check_extension(results, record, config, notify)
     elif results.shards():
         check_stored_options(results, config)
@@ -127,6 +158,38 @@ def prepare(
             f"warning: {problem.path} is damaged ({problem.detail}); moved to {moved}, "
             "its games are played again"
         )
+    return history
+
+
+def _check_code(
+    results: ResultsDir,
+    stored: list[Provenance],
+    provenance: Provenance | None,
+    accept_changed_code: bool,
+    notify: Callable[[str], None],
+) -> list[Provenance]:
+    """Refuse to add games played by changed code unless accepted; the provenance to record."""
+    if provenance is None:
+        return stored
+    if not stored:  # a record written before provenance was kept: nothing to compare with
+        notify(
+            f"warning: {results.path} does not record the code its games were played with; "
+            "the games added now are recorded as played by this version"
+        )
+        return [provenance]
+    changes = provenance.changes_from(stored[-1])
+    if changes and not accept_changed_code:
+        raise RunnerError(
+            f"{results.path} holds games played by other code ({'; '.join(changes)}); "
+            "use --force to replace them, another --out, or --accept-changed-code to add "
+            "games of this code to them knowingly"
+        )
+    if changes:
+        notify(
+            f"warning: adding games played by changed code ({'; '.join(changes)}); the "
+            "record and the report list both"
+        )
+    return stored if provenance == stored[-1] else [*stored, provenance]
 
 
 def _check_extension(
@@ -225,19 +288,26 @@ def run_experiment(
     resume: bool = False,
     force: bool = False,
     progress: bool = True,
-    notify: Callable[[str], None] = _to_stderr,
+    notify: Callable[[str], None] = messages.notify,
+    accept_changed_code: bool = False,
 ) -> RunOutcome:
-    """Play every game of ``config`` not yet stored in ``out``, holding its lock."""
+    """Play every game of ``config`` not yet stored in ``out``, holding its lock.
+
+    ``accept_changed_code`` lets a resumed run add games played by another version of the
+    tool or of a plugin than the stored games (the record then lists both).
+    """
     started = time.perf_counter()
     results = ResultsDir(out)
     config_text = config_path.read_text(encoding="utf-8")  # before --force may clear it
     check_out(results)
     with results.lock(notify):
-        prepare(results, config, resume, force, notify)
+        history = prepare(
+            results, config, resume, force, notify, code_provenance(config), accept_changed_code
+        )
         results.crash_log.unlink(missing_ok=True)  # a crash of an earlier attempt, now replayed
         groups = plan_groups(config)
         planned = sum(len(group.keys) for group in groups)
-        results.write_manifest(manifest_of(config, planned), config_text)
+        results.write_manifest(manifest_of(config, planned, history), config_text)
         done = results.done_keys()
         todo = [(group, [key for key in group.keys if key not in done]) for group in groups]
         todo = [(group, keys) for group, keys in todo if keys]

@@ -11,7 +11,6 @@ both are also found under the paths they had before they moved here (``configs/.
 
 from __future__ import annotations
 
-import difflib
 import shutil
 import warnings
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from pathlib import Path
 
 from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.files import check_writable_file
+from evo_mastermind.messages import did_you_mean
 from evo_mastermind.paths import current_name
 
 FOLDER = Path(__file__).resolve().parent
@@ -91,11 +91,6 @@ def _moved(text: str, new_name: str) -> None:
     )
 
 
-def _suggestion(name: str, names: list[str]) -> str:
-    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
 def study_path(name: str) -> Path:
     """The file of the shipped study ``name`` (``paper/table2``, ``.yaml`` optional).
 
@@ -106,7 +101,7 @@ def study_path(name: str) -> Path:
     names = study_names()
     if name not in names:
         raise StudyError(
-            f"no shipped study {name!r}{_suggestion(name, names)}; 'evo-mastermind studies' "
+            f"no shipped study {name!r}{did_you_mean(name, names)}; 'evo-mastermind studies' "
             "lists them"
         )
     return FOLDER / f"{name}.yaml"
@@ -151,7 +146,7 @@ def config_file(config: str | Path) -> Path:
         if name in names:
             return FOLDER / f"{name}.yaml"
         raise StudyError(
-            f"{text}: no such file, nor a shipped study of that name{_suggestion(name, names)}; "
+            f"{text}: no such file, nor a shipped study of that name{did_you_mean(name, names)}; "
             "'evo-mastermind studies' lists them"
         )
     return path

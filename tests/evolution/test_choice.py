@@ -118,3 +118,12 @@ def test_lookahead_over_a_sample_costs_its_small_parts_at_their_scale() -> None:
     # Scale 1 is the whole-set estimate, unchanged.
     same = -lookahead_scores(responses, 4, 3, True, curve, scale=1.0)
     assert same[rescored] == pytest.approx(whole[rescored])
+
+
+def test_the_former_name_of_heuristic_name_still_imports_with_a_warning() -> None:
+    from evo_mastermind.evolution import choice
+
+    with pytest.warns(DeprecationWarning, match="choice.Heuristic is now HeuristicName"):
+        assert choice.Heuristic is choice.HeuristicName
+    with pytest.raises(AttributeError):
+        _ = choice.NoSuchName

@@ -1,5 +1,6 @@
 """The player registry: plugin modules, entry points, presets, and one-line errors."""
 
+import ast
 import subprocess
 import sys
 import textwrap
@@ -11,8 +12,10 @@ import numpy as np
 import pytest
 
 from evo_mastermind.codes import Code, CodeSpace
+from evo_mastermind.game import PlayerStats
 from evo_mastermind.players import (
     BUILTIN_PLAYERS,
+    ENTRY_POINT_GROUP,
     PLAYERS,
     Player,
     PlayerParams,
@@ -28,6 +31,7 @@ from evo_mastermind.players import (
     validate_params,
 )
 from evo_mastermind.scoring import Response
+from tests.distributions import install
 
 
 class Fixed(Player):
@@ -137,12 +141,9 @@ def test_a_broken_plugin_is_one_line_naming_it(
     assert "\n" not in str(caught.value)
 
 
-def fake_distribution(directory: Path, entry_points: str) -> None:
-    """An installed distribution, as importlib.metadata finds one on sys.path."""
-    info = directory / "fakelab-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fakelab\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text(f"[evo_mastermind.players]\n{entry_points}\n")
+def fake_distribution(directory: Path, entry_point: str) -> None:
+    """An installed distribution declaring one player entry point."""
+    install(directory, "fakelab", ENTRY_POINT_GROUP, entry_point)
 
 
 def test_entry_points_make_installed_players_known(
@@ -165,16 +166,41 @@ def test_entry_points_make_installed_players_known(
     assert type(player).__name__ == "Unregistered" and player.name == "fake_fixed"
 
 
-def test_an_entry_point_that_is_not_a_player_is_one_line(
-    registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("body", "point", "message"),
+    [
+        (
+            "class Thing:\n    pass\n",
+            "thing = fakelab_things:Thing",
+            "entry point 'thing' = 'fakelab_things:Thing' (group evo_mastermind.players): "
+            "cannot register <class 'fakelab_things.Thing'> as player 'thing': it is not a "
+            "subclass of evo_mastermind.players.Player",
+        ),
+        (
+            "from tests.players.test_registry import Fixed\n",
+            "entropy = fakelab_things:Fixed",
+            "entry point 'entropy' = 'fakelab_things:Fixed' (group evo_mastermind.players): "
+            "player name 'entropy' of tests.players.test_registry.Fixed clashes with a "
+            "built-in player; register it under another name",
+        ),
+    ],
+    ids=["not-a-player", "built-in-name"],
+)
+def test_an_entry_point_that_cannot_register_is_one_line(
+    registry: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    body: str,
+    point: str,
+    message: str,
 ) -> None:
-    write_module(tmp_path, "fakelab_things", "class Thing:\n    pass\n")
-    fake_distribution(tmp_path, "thing = fakelab_things:Thing")
+    write_module(tmp_path, "fakelab_things", body)
+    fake_distribution(tmp_path, point)
     monkeypatch.syspath_prepend(str(tmp_path))
-    with pytest.raises(
-        PluginError, match=r"entry point 'thing' = 'fakelab_things:Thing'.* is not a"
-    ):
+    with pytest.raises(PluginError) as caught:
         validate_params("no_such_player", {})
+    assert str(caught.value) == message
+    assert PLAYERS["entropy"].__module__ == "evo_mastermind.players.one_ply"
 
 
 def test_params_of_a_plugin_player_are_validated(registry: None) -> None:
@@ -219,11 +245,9 @@ def test_a_player_asked_for_by_name_imports_only_its_module() -> None:
         print("deap" in sys.modules)
         """
     )
-    assert printed.splitlines() == [
-        "['evo_mastermind.players.base', 'evo_mastermind.players.cost', "
-        "'evo_mastermind.players.one_ply']",
-        "False",
-    ]
+    loaded, deap = printed.splitlines()
+    players = {module for module in ast.literal_eval(loaded) if module in BUILTIN_PLAYERS.values()}
+    assert players == {"evo_mastermind.players.one_ply"} and deap == "False"
 
 
 def test_reading_the_registry_or_listing_players_loads_every_built_in_one() -> None:
@@ -263,3 +287,16 @@ def test_a_clash_with_a_built_in_not_yet_imported_is_refused() -> None:
         """
     )
     assert "player name 'most_parts' of __main__.Mine clashes with a built-in" in printed
+
+
+def test_the_protocol_and_the_registry_are_where_users_import_them() -> None:
+    import evo_mastermind.players as players
+    from evo_mastermind.players import base, protocol
+    from evo_mastermind.players import registry as player_registry
+
+    assert players.PlayerStats is PlayerStats and protocol.PlayerStats is PlayerStats
+    for name in ("Player", "PlayerParams", "Preset"):
+        assert getattr(players, name) is getattr(protocol, name) is getattr(base, name)
+    for name in ("register_player", "make_player", "known_player", "PluginError"):
+        assert getattr(players, name) is getattr(player_registry, name) is getattr(base, name)
+    assert players.PLAYERS is base.PLAYERS is player_registry.PLAYER_REGISTRY

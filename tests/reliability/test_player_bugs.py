@@ -172,7 +172,10 @@ def test_an_exception_in_a_player_is_one_line_naming_the_game(
     log = out / "player-error.log"
     assert f"player 'Mine' (raises_in_{where}) raised" in line
     assert "seed 5; " in line or where == "init"
-    assert "finished games are kept (fix the player, then rerun with --resume); " in line
+    assert (
+        "finished games are kept (fix the player, then rerun with --resume, adding "
+        "--accept-changed-code to keep them beside games of the fixed code, or with --force); "
+    ) in line
     assert line.rstrip().endswith(f"full traceback in {log}")
     assert "Traceback (most recent call last)" in log.read_text()
     # Entropy's games, and Mine's before the bug struck, are stored; the rest resume.

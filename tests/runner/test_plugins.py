@@ -10,8 +10,9 @@ import pandas as pd
 import pytest
 import yaml
 
+from evo_mastermind import registry as registries
 from evo_mastermind.cli import main
-from evo_mastermind.players import PLAYERS, base
+from evo_mastermind.players import PLAYERS
 from evo_mastermind.runner import (
     TIMING_COLUMNS,
     ResultsDir,
@@ -24,6 +25,7 @@ from evo_mastermind.runner.executors import DaskExecutor
 from evo_mastermind.runner.plan import make_batch, plan_groups
 from evo_mastermind.runner.worker import play_batch
 from evo_mastermind.studies import study_names
+from tests.distributions import install
 from tests.runner.conftest import ConfigWriter
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,7 +141,7 @@ def test_a_worker_imports_the_plugins_a_batch_names(
     assert make_batch(unnamed, group, group.keys[:3]).plugins == ("mylab.players",)
     # A fresh worker: it has never imported the plugin, and knows the built-in players only.
     del PLAYERS["colourful"]
-    base._imported_plugins.clear()
+    registries._imported_plugins.clear()
     for name in [name for name in sys.modules if name.startswith("mylab")]:
         del sys.modules[name]
     played = play_batch(batch)
@@ -205,11 +207,8 @@ def test_an_installed_package_needs_no_config_line(
     # What `pip install examples/custom_player` leaves on sys.path: its metadata, entry points.
     project = (EXAMPLE / "pyproject.toml").read_text()
     assert 'colourful = "mylab.players:ColourfulPlayer"' in project
-    info = tmp_path / "mylab-0.1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: mylab\nVersion: 0.1.0\n")
-    (info / "entry_points.txt").write_text(
-        "[evo_mastermind.players]\ncolourful = mylab.players:ColourfulPlayer\n"
+    install(
+        tmp_path, "mylab", "evo_mastermind.players", "colourful = mylab.players:ColourfulPlayer"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.syspath_prepend(str(EXAMPLE_SOURCE))
@@ -223,3 +222,34 @@ def test_an_installed_package_needs_no_config_line(
     path = tmp_path / "no_plugins.yaml"
     path.write_text(yaml.safe_dump(config))
     assert load_config(path).entries()[0].player == "colourful"
+
+
+def test_a_misspelt_player_suggests_once(write_config: ConfigWriter) -> None:
+    path = write_config(players=[{"label": "E", "player": "entropi"}])
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    message = str(caught.value)
+    assert message.count("did you mean") == 1 and "(did you mean 'entropy'?)" in message
+    assert "\n" not in message
+
+
+def test_a_plugin_taking_a_reserved_heuristic_name_is_one_line(
+    registry: None,
+    write_config: ConfigWriter,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 'lookahead' means the archive EA's two-ply choice: a user's heuristic of that name
+    # would be listed but never played.
+    (tmp_path / "mylab_lookahead.py").write_text(
+        "from evo_mastermind import register_heuristic\n\n"
+        "register_heuristic('lookahead')(lambda counts: counts.sum(axis=1))\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    path = write_config(plugins=["mylab_lookahead"])
+    with pytest.raises(ConfigError, match=r"plugins: plugin 'mylab_lookahead': heuristic name "):
+        load_config(path)
+    assert main(["run", str(path), "--executor", "serial", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'lookahead' of mylab_lookahead.<lambda> clashes" in err
