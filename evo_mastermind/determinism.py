@@ -66,7 +66,7 @@ def repeat_problem(
         scores: what it answered (already checked for shape and NaN).
 
     Returns:
-        The end of a sentence starting with the heuristic's name (``"gave different scores
+        The end of a sentence starting with the heuristic's name (``"scored the same counts
         ..."``), or ``None`` when both answers agree.
     """
     if id(score) in _checked:
@@ -89,9 +89,8 @@ def repeat_problem(
             int(np.count_nonzero(again != scores)) if again.shape == scores.shape else scores.size
         )
         return (
-            f"gave different scores to the same counts ({differ:,} of {scores.size:,} "
-            "differ when asked twice): it must be a function of its counts alone, with no "
-            "random numbers and no state kept between calls"
+            f"scored the same counts differently when asked twice ({differ:,} of "
+            f"{scores.size:,} guesses): it must draw no random numbers and keep no state"
         )
     _passed(score)
     return None
