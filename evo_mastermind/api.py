@@ -249,8 +249,8 @@ def run(
         )
     try:
         return _run(
-            config, out, runs, executor, workers, scheduler, resume, force, progress, plugins,
-            allow_large, accept_changed_code,
+            config, out, runs_asked, executor, workers_asked, scheduler, resume, force, progress,
+            plugins, allow_large, accept_changed_code,
         )  # fmt: skip
     except InvalidGameError as error:
         if spelling is _keyword and error.args and isinstance(error.args[0], str):
@@ -286,15 +286,15 @@ def _run(
         )
     if isinstance(config, Mapping):
         data: dict[str, Any] = plain_data(config)  # numpy numbers are numbers; a Path is text
-        loaded = config_from_data(data, runs=runs_asked, plugins=plugins, limits=limits)
+        loaded = config_from_data(data, runs=runs, plugins=plugins, limits=limits)
         written = _as_yaml(data)
         config_path = Path("config")
     else:
         from evo_mastermind.studies import config_file
 
         config_path = config_file(config)
-        loaded = load_config(config_path, runs=runs_asked, plugins=plugins, limits=limits)
-    chosen = workers_asked or (1 if executor == "serial" else os.cpu_count() or 1)
+        loaded = load_config(config_path, runs=runs, plugins=plugins, limits=limits)
+    chosen = workers or (1 if executor == "serial" else os.cpu_count() or 1)
     announcement = check_plan(estimate_plan(loaded), limits, chosen)
     if announcement:
         notify(announcement)
@@ -304,7 +304,7 @@ def _run(
         if written is not None:  # the runner keeps the config's text beside the games
             config_path = Path(folder) / f"{loaded.name}.yaml"
             config_path.write_text(written, encoding="utf-8")
-        with make_executor(executor, workers_asked, scheduler) as pool:
+        with make_executor(executor, workers, scheduler) as pool:
             outcome = run_experiment(
                 loaded,
                 config_path,
