@@ -20,6 +20,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.execution import EXECUTOR_NAMES, ExecutorName
 from evo_mastermind.messages import notify
@@ -74,7 +76,18 @@ def check_run_options(
     Raises:
         RunOptionsError: naming the option and the problem.
     """
-    if executor not in EXECUTORS:
+    runs = whole_number(runs, spelling("runs"))
+    workers = whole_number(workers, spelling("workers"))
+    for name, flag in (("resume", resume), ("force", force)):
+        if not isinstance(flag, bool | np.bool_):
+            raise RunOptionsError(
+                f"{spelling(name)} must be True or False, got {type(flag).__name__} {flag!r}"
+            )
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise RunOptionsError(
+            f"{spelling('scheduler')} must be an address (text), got {type(scheduler).__name__}"
+        )
+    if not isinstance(executor, str) or executor not in EXECUTORS:
         raise RunOptionsError(
             f"{spelling('executor')} must be one of {', '.join(EXECUTORS)}, got {executor!r}"
         )
@@ -97,6 +110,10 @@ def check_run_options(
         )
     if runs is not None and runs < 1:
         raise RunOptionsError(f"{spelling('runs')} must be at least 1, got {runs}")
+    if out is not None and not isinstance(out, str | os.PathLike):
+        raise RunOptionsError(
+            f"{spelling('out')} must be a folder's path, got {type(out).__name__} {out!r}"
+        )
     if out is not None and not str(out).strip():
         raise RunOptionsError(
             f"{spelling('out')} is empty; give the results directory (or leave it out)"
@@ -126,13 +143,47 @@ def in_python_words(message: str) -> str:
     return message
 
 
+def whole_number(value: object, option: str) -> int | None:
+    """``value`` as a Python int (numpy integers accepted), or ``None`` for ``None``.
+
+    Raises:
+        RunOptionsError: a value of another type (text, a float, a bool), naming ``option``.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise RunOptionsError(
+            f"{option} must be a whole number, got {type(value).__name__} {value!r}"
+        )
+    return int(value)
+
+
+def plain_data(value: Any) -> Any:
+    """A config written in Python as plain data: numpy scalars and arrays as Python values.
+
+    Paths become text; mappings, lists and tuples are converted inside; anything else is
+    returned as it is (for the config's own checks to refuse).
+    """
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return plain_data(value.tolist())
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if isinstance(value, Mapping):
+        return {plain_data(key): plain_data(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain_data(item) for item in value]
+    return value
+
+
 def run(
     config: str | Path | Mapping[str, Any],
     *,
     out: str | Path | None = None,
-    runs: int | None = None,
+    runs: int | np.integer[Any] | None = None,
     executor: ExecutorName = "process",
-    workers: int | None = None,
+    workers: int | np.integer[Any] | None = None,
     scheduler: str | None = None,
     resume: bool = False,
     force: bool = False,
@@ -148,7 +199,7 @@ def run(
         config: a config file, a shipped study's name (``"paper/table2"``; see
             ``evo-mastermind studies``) or a dict with the keys of a config file.
         out: the results directory (default ``results/<name>``).
-        runs: overrides the config's number of runs.
+        runs: overrides the config's number of runs (a numpy integer is taken as its value).
         executor: ``process`` (a local pool, default), ``serial`` (this process) or ``dask``.
         workers: worker processes (default: every core; 1 for ``serial``).
         scheduler: a Dask scheduler's address (default: an in-process LocalCluster).
@@ -168,16 +219,29 @@ def run(
             is said in this function's words (``force=True``, not ``--force``) unless
             ``spelling`` says otherwise.
     """
+    # Numpy integers are taken as their values; text or floats are refused, naming the option.
+    runs_asked = whole_number(runs, spelling("runs"))
+    workers_asked = whole_number(workers, spelling("workers"))
     check_run_options(
         executor=executor,
-        workers=workers,
+        workers=workers_asked,
         scheduler=scheduler,
-        runs=runs,
+        runs=runs_asked,
         resume=resume,
         force=force,
         out=out,
         spelling=spelling,
     )
+    flags = (("progress", progress), ("allow_large", allow_large))
+    for name, flag in (*flags, ("accept_changed_code", accept_changed_code)):
+        if not isinstance(flag, bool | np.bool_):
+            raise RunOptionsError(
+                f"{spelling(name)} must be True or False, got {type(flag).__name__} {flag!r}"
+            )
+    if isinstance(plugins, str) or not all(isinstance(plugin, str) for plugin in plugins):
+        raise RunOptionsError(
+            f"{spelling('plugins')} must be a list of module names, got {plugins!r}"
+        )
     if accept_changed_code and not resume:
         raise RunOptionsError(
             f"{spelling('accept_changed_code')} goes with {spelling('resume')} (it lets a resumed "
@@ -185,8 +249,8 @@ def run(
         )
     try:
         return _run(
-            config, out, runs, executor, workers, scheduler, resume, force, progress, plugins,
-            allow_large, accept_changed_code,
+            config, out, runs_asked, executor, workers_asked, scheduler, resume, force, progress,
+            plugins, allow_large, accept_changed_code,
         )  # fmt: skip
     except InvalidGameError as error:
         if spelling is _keyword and error.args and isinstance(error.args[0], str):
@@ -221,8 +285,9 @@ def _run(
             f"{type(config).__name__}"
         )
     if isinstance(config, Mapping):
-        loaded = config_from_data(dict(config), runs=runs, plugins=plugins, limits=limits)
-        written = _as_yaml(config)
+        data: dict[str, Any] = plain_data(config)  # numpy numbers are numbers; a Path is text
+        loaded = config_from_data(data, runs=runs, plugins=plugins, limits=limits)
+        written = _as_yaml(data)
         config_path = Path("config")
     else:
         from evo_mastermind.studies import config_file
@@ -271,9 +336,14 @@ def load(path: str | Path) -> Results:
 
     Raises:
         AnalysisError: no experiment record, no games, or a damaged or foreign shard.
+        RunOptionsError: ``path`` is not a path.
     """
     from evo_mastermind.analysis.results import load_experiment, load_games
 
+    if not isinstance(path, str | os.PathLike):
+        raise RunOptionsError(
+            f"a results directory's path is text or a Path, not {type(path).__name__}"
+        )
     path = Path(path)
     experiment = load_experiment(path)
     return Results(path, load_games(path), experiment)
@@ -438,9 +508,15 @@ class Results:
         return self.analysis.frame("optimum").copy()
 
     def report(self, rule: GroupRule = "clique") -> str:
-        """The report as Markdown, as ``evo-mastermind report`` writes it (nothing written)."""
-        from evo_mastermind.analysis.report import report_markdown
+        """The report as Markdown, as ``evo-mastermind report`` writes it (nothing written).
 
+        Raises:
+            AnalysisError: ``rule`` is not ``clique`` nor ``chain``.
+        """
+        from evo_mastermind.analysis.report import report_markdown
+        from evo_mastermind.analysis.stats import check_group_rule
+
+        check_group_rule(rule)
         return report_markdown(self.analysis, rule)
 
     def write_report(self, rule: GroupRule = "clique") -> str:
@@ -477,8 +553,10 @@ class Results:
         Raises:
             AnalysisError: an unknown kind or player, or a kind these games cannot show.
         """
-        from evo_mastermind.analysis.plots import make_figure, save_figure
+        from evo_mastermind.analysis.plots import check_plot_file, make_figure, save_figure
 
+        if out is not None:
+            check_plot_file(out)  # before the figure is drawn
         games = self.games.assign(secrets="all sources") if pool_secrets else self.games
         figure = make_figure(games, self.experiment, kind, title=title, size=size, players=players)
         if out is not None:

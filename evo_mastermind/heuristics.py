@@ -46,6 +46,7 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from evo_mastermind.determinism import repeat_problem
 from evo_mastermind.kernels.rules import REDUCTIONS
 from evo_mastermind.registry import PluginError, Registry
 
@@ -89,7 +90,9 @@ class Heuristic:
         """The definition's scores of ``counts``, checked: one finite-or-infinite float a row.
 
         Raises:
-            HeuristicError: the definition failed, returned another shape, or a NaN.
+            HeuristicError: the definition failed, returned another shape, or a NaN; or,
+                on one of its first scorings in this process, answered the same counts
+                differently when asked twice (:mod:`evo_mastermind.determinism`).
         """
         try:
             scores = np.asarray(self.score(counts), dtype=np.float64)
@@ -109,6 +112,9 @@ class Heuristic:
                 f"{scores.size} guesses; every score must be a number (use -inf for a guess "
                 "never to play)"
             )
+        problem = repeat_problem(self.score, counts, scores)  # its first scorings, asked twice
+        if problem is not None:
+            raise HeuristicError(f"heuristic {self.name!r} {problem}")
         return scores
 
 

@@ -151,6 +151,16 @@ def mean_confidence_intervals(
         AnalysisError: a confidence outside (0, 1), fewer than 100 resamples, a negative
             seed, or a table without the needed columns.
     """
+    # Text or a bool given from Python is named here, not met as a TypeError in a comparison.
+    for name, value, whole in (
+        ("confidence", confidence, False),
+        ("resamples", resamples, True),
+        ("seed", seed, True),
+    ):
+        kinds = (int, np.integer) if whole else (int, float, np.integer, np.floating)
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            wanted = "a whole number" if whole else "a number"
+            raise AnalysisError(f"{name} must be {wanted}, got {type(value).__name__} {value!r}")
     if not 0 < confidence < 1:
         raise AnalysisError(f"confidence must be between 0 and 1, got {confidence}")
     if resamples < 100:

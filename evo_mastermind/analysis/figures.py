@@ -25,6 +25,7 @@ from matplotlib.figure import Figure
 from matplotlib.typing import RcKeyType
 
 from evo_mastermind.analysis.results import AnalysisError, Experiment, label_order
+from evo_mastermind.files import check_writable_file
 
 OKABE_ITO = (
     "#E69F00",  # orange
@@ -227,15 +228,28 @@ def width_for(players: int) -> float:
     return COLUMN_WIDTH if players <= COLUMN_PLAYERS else TEXT_WIDTH
 
 
+def check_plot_file(out: Path | str) -> Path:
+    """``out`` as a path, if a figure can be written there (checked before it is drawn).
+
+    Raises:
+        AnalysisError: a suffix other than ``.png`` or ``.pdf``.
+        PathError: a folder in its place, or a place that cannot be written.
+    """
+    out = Path(out)
+    if out.suffix.lower() not in (".png", ".pdf"):
+        raise AnalysisError(f"plot file {out} must end in .png or .pdf")
+    check_writable_file(out, "plot file")
+    return out
+
+
 def save_figure(figure: Figure, out: Path | str) -> Path:
     """Write a figure as PNG (300 dpi) or PDF (TrueType fonts), by the suffix of ``out``.
 
     Raises:
         AnalysisError: a suffix other than ``.png`` or ``.pdf``.
+        PathError: a place that cannot be written.
     """
-    out = Path(out)
-    if out.suffix.lower() not in (".png", ".pdf"):
-        raise AnalysisError(f"plot file {out} must end in .png or .pdf")
+    out = check_plot_file(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     kind = out.suffix.lower()[1:]
     # No creation date in a PDF: the same games make the same bytes (a PNG has none).

@@ -48,19 +48,43 @@ from evo_mastermind.analysis.results import (
     require_columns,
 )
 from evo_mastermind.codes import CodeSpace
+from evo_mastermind.files import check_writable_folder
 
 INSTALL_HINT = "pip install ioh"
 
 
 @dataclass(frozen=True)
 class IohExport:
-    """What an export wrote."""
+    """What an export wrote, and the games it could not write.
+
+    Attributes:
+        out: the directory written.
+        algorithms: players (labels) written.
+        problems: game sizes written.
+        runs: games written.
+        evaluations: guesses written.
+        unplayed: games that ended before their first guess (a player that failed at
+            once): IOHprofiler has no run of zero evaluations, so they are left out.
+        unplayed_labels: the labels of those games, in the players' order.
+    """
 
     out: Path
     algorithms: int
     problems: int
     runs: int
     evaluations: int
+    unplayed: int = 0
+    unplayed_labels: tuple[str, ...] = ()
+
+    def unplayed_line(self) -> str | None:
+        """One line on the games left out, or ``None`` when every game was written."""
+        if not self.unplayed:
+            return None
+        return (
+            f"{self.unplayed:,} games of {', '.join(map(repr, self.unplayed_labels))} ended "
+            "before their first guess (failed at once) and are not exported: IOHprofiler "
+            "has no run of zero evaluations; the report lists why they failed"
+        )
 
 
 def problem_name(pegs: int, colors: int) -> str:
@@ -194,9 +218,16 @@ def export_ioh(
     """
     require_columns(games, (*EXPORT_COLUMNS, "pegs", "colors", "secrets"))
     out = Path(out)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise AnalysisError(f"{out} already exists and is not an empty directory; give a new --out")
+    check_export_folder(out)
     ioh = _import_ioh()
+    guessed = games["moves"].map(lambda moves: moves is not None and len(moves) > 0).astype(bool)
+    unplayed = games[~guessed]
+    games = games[guessed]
+    if games.empty:
+        raise AnalysisError(
+            f"nothing to export: none of the {len(unplayed):,} games made a guess (every one "
+            "failed at once; the report lists why)"
+        )
     # Written aside and renamed into place: an interrupted export leaves no partial data.
     partial = out.parent / f".{out.name}.partial-{os.getpid()}"
     shutil.rmtree(partial, ignore_errors=True)
@@ -209,7 +240,22 @@ def export_ioh(
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
         raise
-    return IohExport(out, *counts)
+    labels = label_order(unplayed, experiment) if len(unplayed) else []
+    return IohExport(out, *counts, unplayed=len(unplayed), unplayed_labels=tuple(labels))
+
+
+def check_export_folder(out: Path | str) -> None:
+    """Refuse, before any game is read, an export folder that is not new or empty or writable.
+
+    Raises:
+        AnalysisError: a file or a non-empty folder in its place.
+        PathError: a place that cannot be written.
+    """
+    out = Path(out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise AnalysisError(f"{out} already exists and is not an empty directory; give a new --out")
+    # The data are written beside it first (``.<name>.partial-<pid>``), then renamed.
+    check_writable_folder(out.parent if out.exists() else out, "export")
 
 
 def _write_runs(
@@ -273,4 +319,5 @@ def export_results(results_dir: Path | str, out: Path | str, progress: bool = Fa
     Raises:
         AnalysisError: as :func:`export_ioh`, or no games or experiment record.
     """
+    check_export_folder(out)  # before the games are read (minutes for a large run)
     return export_ioh(load_games(results_dir), out, load_experiment(results_dir), progress)

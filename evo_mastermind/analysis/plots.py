@@ -38,6 +38,7 @@ from evo_mastermind.analysis.figures import (
     TITLE_HEIGHT,
     PaperFigure,
     add_note,
+    check_plot_file,
     chosen_players,
     cycle_styles,
     legend_above,
@@ -492,10 +493,11 @@ def plot_results(
         AnalysisError: no games, an unknown kind or player, a kind these games cannot show,
             or a bad file suffix.
     """
+    target = check_plot_file(out if out is not None else default_plot_path(results_dir, kind))
     figure = results_figure(
         results_dir, kind, pool_secrets=pool_secrets, title=title, size=size, players=players
     )
-    return save_figure(figure, out if out is not None else default_plot_path(results_dir, kind))
+    return save_figure(figure, target)
 
 
 __all__ = [
@@ -508,6 +510,7 @@ __all__ = [
     "SAVE_DPI",
     "TEXT_WIDTH",
     "PaperFigure",
+    "check_plot_file",
     "default_plot_path",
     "make_figure",
     "player_colours",

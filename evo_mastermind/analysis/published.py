@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from evo_mastermind.analysis.results import AnalysisError, require_columns
+from evo_mastermind.files import check_readable_file
 from evo_mastermind.paths import current_name, find_project_root, within_project
 from evo_mastermind.runner.record import ExperimentRecord
 from evo_mastermind.studies import published_file
@@ -56,6 +57,7 @@ def load_published(path: Path | str) -> pd.DataFrame:
             median is outside its own min..max.
     """
     path = Path(path)
+    check_readable_file(path, "published table")
     if not path.is_file():
         raise AnalysisError(f"no published table at {path}")
     try:
@@ -65,7 +67,15 @@ def load_published(path: Path | str) -> pd.DataFrame:
         raise AnalysisError(f"{path} is not a CSV table of published figures ({problem})") from None
     require_columns(table, PUBLISHED_COLUMNS, what=f"published ({path.name})")
     for column in ("min", "mean", "median", "max", "sd", "max_guesses"):
-        table[column] = pd.to_numeric(table[column].replace("", np.nan), errors="raise")
+        written = table[column].replace("", np.nan)
+        table[column] = pd.to_numeric(written, errors="coerce")
+        wrong = table[column].isna() & written.notna()
+        if wrong.any():
+            first = int(np.flatnonzero(wrong.to_numpy())[0])
+            raise AnalysisError(
+                f"{path.name}: row {table['label'].iloc[first]!r}, column {column!r}: "
+                f"{str(written.iloc[first])[:40]!r} is not a number"
+            )
     repeated = sorted(set(table["label"][table["label"].duplicated()]))
     if repeated:
         raise AnalysisError(f"{path.name}: label {repeated[0]!r} appears more than once")

@@ -19,8 +19,10 @@ from evo_mastermind.analysis.analysis import Analysis
 from evo_mastermind.analysis.files import write_analysis
 from evo_mastermind.analysis.markdown import paper_markdown, provenance_markdown
 from evo_mastermind.analysis.results import Experiment
-from evo_mastermind.analysis.stats import GroupRule
+from evo_mastermind.analysis.stats import GroupRule, check_group_rule
 from evo_mastermind.analysis.tournament import tournament_markdown
+from evo_mastermind.files import check_writable_files
+from evo_mastermind.runner.storage import REPORT_OUTPUTS
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,7 @@ def build_report(
         published_source: how the report names the published table.
         rule: where group separators go (see :func:`~evo_mastermind.analysis.stats.paper_groups`).
     """
+    check_group_rule(rule)  # before any test is computed
     analysis = Analysis(games, experiment, published, published_source)
     return Report(
         paper_markdown(analysis, rule) + provenance_markdown(analysis.experiment),
@@ -97,6 +100,8 @@ def write_analysis_report(
     analysis: Analysis, results_dir: Path | str, rule: GroupRule = "clique"
 ) -> str:
     """Write an analysis's tables and report into ``results_dir``; return the Markdown."""
+    check_group_rule(rule)  # before any test is computed
+    check_writable_files((Path(results_dir) / name for name in REPORT_OUTPUTS), "report output")
     markdown = report_markdown(analysis, rule)
     write_analysis(analysis, markdown, Path(results_dir))
     return markdown
@@ -114,5 +119,7 @@ def write_report(
     Raises:
         AnalysisError: no games, no experiment record, or a missing published table.
     """
+    check_group_rule(rule)  # before the games are read
+    check_writable_files((Path(results_dir) / name for name in REPORT_OUTPUTS), "report output")
     analysis = Analysis.of_directory(results_dir, compare_with)
     return write_analysis_report(analysis, results_dir, rule)

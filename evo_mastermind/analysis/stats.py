@@ -191,6 +191,19 @@ def significant_pairs(tests: pd.DataFrame) -> set[Pair]:
     return {frozenset((str(a), str(b))) for a, b in zip(chosen["a"], chosen["b"], strict=True)}
 
 
+def check_group_rule(rule: object) -> GroupRule:
+    """``rule`` if it is a group rule (``clique`` or ``chain``).
+
+    Raises:
+        AnalysisError: any other value, in one line.
+    """
+    if rule == "clique":
+        return "clique"
+    if rule == "chain":
+        return "chain"
+    raise AnalysisError(f"group rule must be 'clique' or 'chain', got {rule!r}")
+
+
 def paper_groups(
     ranked: Sequence[str], different: Iterable[Pair], rule: GroupRule = "clique"
 ) -> list[list[str]]:
@@ -205,8 +218,7 @@ def paper_groups(
     Raises:
         AnalysisError: an unknown rule.
     """
-    if rule not in ("clique", "chain"):
-        raise AnalysisError(f"group rule must be 'clique' or 'chain', got {rule!r}")
+    check_group_rule(rule)
     differ = set(different)
     groups: list[list[str]] = []
     for label in ranked:

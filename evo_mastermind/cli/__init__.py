@@ -26,6 +26,7 @@ from evo_mastermind.cli.common import (
     PROG,
     UsageError,
     _write_log,
+    given_path,
 )
 from evo_mastermind.cli.export import _export
 from evo_mastermind.cli.play import BAD_ANSWERS_IN_A_ROW, _play
@@ -212,6 +213,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     report.add_argument(
         "--compare-with",
+        type=given_path,
         metavar="CSV",
         help="a published table to compare with, instead of the config's compare_with",
     )
@@ -225,7 +227,9 @@ def _build_parser() -> argparse.ArgumentParser:
         default="distribution",
         help="distribution (default), cumulative, evaluations or heatmap",
     )
-    plot.add_argument("--out", help="image file, .png or .pdf (default DIR/plots/KIND.png)")
+    plot.add_argument(
+        "--out", type=given_path, help="image file, .png or .pdf (default DIR/plots/KIND.png)"
+    )
     plot.add_argument(
         "--pool-secrets",
         action="store_true",
@@ -259,7 +263,9 @@ def _build_parser() -> argparse.ArgumentParser:
         required=True,
         help="ioh: IOHprofiler data (IOHanalyzer, iohinspector), written by the ioh package",
     )
-    export.add_argument("--out", required=True, help="a new (or empty) directory to write")
+    export.add_argument(
+        "--out", type=given_path, required=True, help="a new (or empty) directory to write"
+    )
     export.add_argument("--no-progress", action="store_true", help="no progress bar")
     export.set_defaults(handler=_export)
 
@@ -309,6 +315,7 @@ def _add_study_commands(commands: Any) -> None:
     )
     reproduce.add_argument(
         "--out",
+        type=given_path,
         default=str(Path("results") / "paper"),
         help="folder of the tables' results, one folder per table (default results/paper); "
         "games already there are kept and only the missing ones played",
@@ -316,6 +323,11 @@ def _add_study_commands(commands: Any) -> None:
     _add_executor_arguments(reproduce)
     reproduce.add_argument(
         "--runs", type=int, help="fewer runs than the paper's 10, for a quick look"
+    )
+    reproduce.add_argument(
+        "--force",
+        action="store_true",
+        help="replace the tables' results already in --out instead of finishing them",
     )
     reproduce.add_argument("--no-progress", action="store_true", help="no progress bar")
     reproduce.set_defaults(handler=_reproduce)
@@ -362,11 +374,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""
-        print(
-            f"{PROG}: error: {where}{error.strerror or error}; nothing already written is lost "
-            "(a run resumes with --resume once the cause is fixed)",
-            file=sys.stderr,
+        # Only a run's games outlive the error: other commands have nothing to resume.
+        kept = (
+            "; nothing already written is lost (a run resumes with --resume once the cause "
+            "is fixed)"
+            if command in ("run", "reproduce")
+            else ""
         )
+        print(f"{PROG}: error: {where}{error.strerror or error}{kept}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
 

@@ -35,6 +35,17 @@ class UsageError(Exception):
     """A problem with the command line or its inputs, reported as one line."""
 
 
+def given_path(text: str) -> str:
+    """An argument that names a file or folder: empty text is refused, not read as ``.``.
+
+    Raises:
+        argparse.ArgumentTypeError: the text is empty or blank.
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty; give a file or folder")
+    return text
+
+
 def _player_options(pairs: Sequence[str]) -> dict[str, Any]:
     options: dict[str, Any] = {}
     if not pairs:

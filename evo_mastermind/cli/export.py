@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
-from evo_mastermind.cli.common import _warn_if_incomplete
+from evo_mastermind.cli.common import PROG, _warn_if_incomplete
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -17,5 +18,8 @@ def _export(args: argparse.Namespace) -> int:
         f"players on {exported.problems} game size{'s' if exported.problems != 1 else ''} "
         f"written as IOHprofiler data to {exported.out}"
     )
+    left_out = exported.unplayed_line()
+    if left_out:
+        print(f"{PROG}: warning: {left_out}", file=sys.stderr)
     _warn_if_incomplete(Path(args.results))
     return 0

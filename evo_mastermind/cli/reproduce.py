@@ -18,8 +18,8 @@ def _reproduce(args: argparse.Namespace) -> int:
         workers=args.workers,
         scheduler=None,
         runs=args.runs,
-        resume=True,
-        force=False,
+        resume=not args.force,
+        force=args.force,
         spelling=_flag,
     )
     paper_tables(args.tables)  # an unknown table is refused before any game is played
@@ -31,5 +31,6 @@ def _reproduce(args: argparse.Namespace) -> int:
         workers=args.workers,
         runs=args.runs,
         progress=not args.no_progress,
+        force=args.force,
     )
     return 0

@@ -12,7 +12,10 @@ def _studies(args: argparse.Namespace) -> int:
 
     if args.action == "copy":
         copied = studies.copy_study(args.name, args.destination, force=args.force)
-        hint = f"; run it with: {PROG} run {copied}" if copied.suffix == ".yaml" else ""
+        if copied.suffix.lower() in (".yaml", ".yml"):
+            hint = f"; run it with: {PROG} run {copied}"
+        else:  # a published table: compared with, not run
+            hint = f"; compare with it: compare_with: {copied} in a config, or --compare-with"
         print(f"copied {args.name} to {copied}{hint}")
         return 0
     if args.action == "show":

@@ -33,6 +33,7 @@ from pydantic import (
 )
 
 from evo_mastermind.codes import InvalidGameError
+from evo_mastermind.files import check_readable_file
 from evo_mastermind.messages import closest, did_you_mean
 from evo_mastermind.paths import current_name, find_project_root, within_project
 from evo_mastermind.players import (
@@ -311,6 +312,7 @@ def load_config(
         StudyError: a study's name that no shipped study has.
     """
     path = config_file(path)
+    check_readable_file(path, "config")  # a FIFO without a writer would block forever
     limits = limits or PlanLimits()
     try:
         text = path.read_bytes().decode("utf-8")

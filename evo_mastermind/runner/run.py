@@ -23,6 +23,7 @@ from tqdm import tqdm
 from evo_mastermind import messages
 from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.execution import Executor
+from evo_mastermind.files import check_writable_folder
 from evo_mastermind.runner.config import ExperimentConfig
 from evo_mastermind.runner.crash import PlayerCrash, PlayerCrashError
 from evo_mastermind.runner.plan import GameKey, Group, make_batch, plan_groups
@@ -77,12 +78,14 @@ def code_provenance(config: ExperimentConfig) -> Provenance:
 
 
 def check_out(results: ResultsDir) -> None:
-    """Refuse a path that is a file, or a non-empty directory this tool did not write.
+    """Refuse a path that is a file, cannot be written, or is a directory we did not write.
 
     Raises:
         RunnerError: with the reason and what to do.
+        PathError: a place where the directory cannot be made or written.
     """
     results.check_usable()
+    check_writable_folder(results.path, "results directory")  # before any game is played
     if not results.is_empty() and not results.owned():
         raise RunnerError(
             f"{results.path} is not empty and was not written by evo-mastermind; choose an "

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evo_mastermind.codes import InvalidGameError
+from evo_mastermind.files import check_writable_file
 from evo_mastermind.messages import did_you_mean
 from evo_mastermind.paths import current_name
 
@@ -173,6 +174,10 @@ def published_file(source: str, project: Path | None = None) -> Path | None:
     return None
 
 
+SUFFIXES = {".yaml": (".yaml", ".yml"), ".csv": (".csv",)}
+"""The suffixes a copy of a study (``.yaml``) or of a published table (``.csv``) may take."""
+
+
 def copy_study(name: str, destination: str | Path | None = None, force: bool = False) -> Path:
     """Copy a shipped study (or published table) to start one's own from; return the copy.
 
@@ -182,15 +187,29 @@ def copy_study(name: str, destination: str | Path | None = None, force: bool = F
             own name, e.g. ``table2.yaml``).
         force: replace a file already at the destination.
 
+    A file destination keeps the source's suffix: a published table copied as ``.yaml``
+    would be taken for a config (and a config as ``.csv`` for a table).
+
     Raises:
-        StudyError: no such study or table, or a file in the way without ``force``.
+        StudyError: no such study or table, a destination of another kind (``.yaml`` for
+            a table, ``.csv`` for a study), or a file in the way without ``force``.
+        PathError: a destination that cannot be written.
     """
     source = shipped_file(name)
+    if destination is not None and not str(destination).strip():
+        raise StudyError("the destination is empty; give a file or a folder (or leave it out)")
     target = Path() if destination is None else Path(destination)
     if target.is_dir():
         target = target / source.name
+    if target.suffix.lower() not in SUFFIXES[source.suffix]:
+        kind = "a published table" if source.suffix == ".csv" else "a study's config"
+        raise StudyError(
+            f"{name} is {kind} ({source.suffix}); copy it to a {source.suffix} file or a "
+            f"folder, not {target}"
+        )
     if target.exists() and not force:
         raise StudyError(f"{target} already exists; choose another destination, or --force")
+    check_writable_file(target, "destination")
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(source, target)
     return target

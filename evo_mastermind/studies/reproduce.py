@@ -41,6 +41,8 @@ def paper_tables(chosen: Sequence[str]) -> list[str]:
     Raises:
         StudyError: a name that is not one of the paper's tables.
     """
+    if isinstance(chosen, str):  # one table named alone, not its letters
+        chosen = [chosen]
     if not chosen:
         return list(PAPER_TABLES)
     tables = []
@@ -63,8 +65,12 @@ def reproduce_table(
     workers: int | None = None,
     runs: int | None = None,
     progress: bool = True,
+    force: bool = False,
 ) -> Reproduced:
     """Play (or finish) one table, write its report and plots, and compare it.
+
+    Games already in ``out / table`` are kept and only the missing ones played, unless
+    ``force`` replaces them (as ``run --force`` does).
 
     Raises:
         InvalidGameError: a problem with the options or the results directory, in one line.
@@ -77,7 +83,8 @@ def reproduce_table(
         runs=runs,
         executor=executor,
         workers=workers,
-        resume=True,
+        resume=not force,
+        force=force,
         progress=progress,
     )
     results.write_report()
@@ -145,18 +152,34 @@ def reproduce(
     workers: int | None = None,
     runs: int | None = None,
     progress: bool = True,
+    force: bool = False,
     echo: Callable[[str], None] = print,
 ) -> list[Reproduced]:
     """Reproduce the paper's tables (all of them by default), echoing each table's verdicts.
+
+    Every table's folder is checked before the first game is played, so a folder that
+    cannot be written is not found after the tables before it.
 
     Raises:
         InvalidGameError: an unknown table, or a problem with the options or a results
             directory, in one line.
     """
+    from evo_mastermind.runner import ResultsDir
+    from evo_mastermind.runner.run import check_out
+
+    chosen = paper_tables(tables)
+    for table in chosen:
+        check_out(ResultsDir(out / table))
     reproduced = []
-    for table in paper_tables(tables):
+    for table in chosen:
         done = reproduce_table(
-            table, out, executor=executor, workers=workers, runs=runs, progress=progress
+            table,
+            out,
+            executor=executor,
+            workers=workers,
+            runs=runs,
+            progress=progress,
+            force=force,
         )
         for line in verdict_lines(done):
             echo(line)
