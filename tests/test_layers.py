@@ -71,3 +71,74 @@ def test_the_compiled_engine_imports_nothing_of_ours_above_the_codes() -> None:
                 name,
                 above,
             )
+
+
+LAYERS = (
+    # 0, the ground: codes, the compiled kernels and the small services everything may use.
+    (
+        "evo_mastermind.lazy",
+        "evo_mastermind.codes",
+        "evo_mastermind.paths",
+        "evo_mastermind.messages",
+        "evo_mastermind.tracebacks",
+        "evo_mastermind.files",
+        "evo_mastermind.seeding",
+        "evo_mastermind.kernels",
+        "evo_mastermind.watchdog",
+        "evo_mastermind.colour_counts",
+        "evo_mastermind.secrets",
+        "evo_mastermind.scsa",
+        "evo_mastermind.registry",
+        "evo_mastermind.determinism",
+        "evo_mastermind.execution",
+        "evo_mastermind.studies",  # the shipped files only; studies.reproduce is layer 6
+    ),
+    # 1, the game and the exhaustive engine, the sampler and the optimum.
+    (
+        "evo_mastermind.scoring",
+        "evo_mastermind.symmetry",
+        "evo_mastermind.heuristics",
+        "evo_mastermind.partitions",
+        "evo_mastermind.engine",
+        "evo_mastermind.game",
+        "evo_mastermind.sampling",
+        "evo_mastermind.optimal",
+    ),
+    ("evo_mastermind.evolution",),  # 2, the DEAP plumbing
+    ("evo_mastermind.players",),  # 3
+    ("evo_mastermind.runner",),  # 4, configs, plans, storage
+    ("evo_mastermind.analysis",),  # 5
+    ("evo_mastermind.api", "evo_mastermind.studies.reproduce"),  # 6
+    ("evo_mastermind.cli",),  # 7
+)
+"""The layers, bottom first: a module imports only from its own layer or those below.
+
+``docs/architecture.md`` says what each holds and where a change belongs.
+"""
+
+
+def layer_of(module: str) -> int:
+    """The layer of the longest prefix of ``module`` that :data:`LAYERS` names."""
+    best, found = -1, -1
+    for number, prefixes in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best:
+                best, found = len(prefix), number
+    return found
+
+
+def test_every_module_has_a_layer() -> None:
+    unplaced = [name for name in graph() if name != "evo_mastermind" and layer_of(name) < 0]
+    assert unplaced == []
+
+
+def test_no_import_runs_up_the_layers() -> None:
+    upward = []
+    for name, targets in graph().items():
+        if name == "evo_mastermind":
+            continue  # the package's face: its names load lazily, on first use
+        for target in targets:
+            # ``from evo_mastermind import messages`` names the package only to reach a module.
+            if target != "evo_mastermind" and layer_of(target) > layer_of(name):
+                upward.append(f"{name} (layer {layer_of(name)}) imports {target}")
+    assert upward == []
