@@ -253,6 +253,10 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
             capped_guesses=counted.capped_guesses,
         )
 
+    def consistent_held(self) -> int | None:
+        """The archive's members when the guess was chosen."""
+        return len(self.archive)
+
     def after_response(self, guess: Code, response: Response) -> None:
         """Keep only the members still consistent."""
         self.archive.keep_consistent(guess, response.pack(self.space.pegs), self.space.colors)
@@ -315,7 +319,7 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
         options = self.params
         best = _BestSoFar(self.history.guesses)
         without_new = 0
-        for batch in self.search.generations(self._rng, self.archive.codes):
+        for batch in self.watched(self.search.generations(self._rng, self.archive.codes)):
             added = self.archive.offer(batch.codes[batch.distance == 0])
             self._remember(batch.codes)
             if len(self.archive) == 0:

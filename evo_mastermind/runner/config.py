@@ -134,6 +134,12 @@ class ExperimentConfig(Strict):
     failures and scores per secret source."""
     statistics: Statistics = Statistics()
     """How players are compared (see ``statistics`` below)."""
+    log: Literal["moves"] | None = None
+    """``moves``: the evolutionary players (``eda``, ``ga``, ``archive`` and subclasses) also
+    keep a record of every move's search (generations, evaluations, restarts, best distance to
+    consistency, consistent codes held), stored in ``moves/`` beside the games and read with
+    ``Results.moves()``; ``plot convergence`` draws it. Unset: nothing more is kept, and the
+    games are the same either way."""
     # Before ``players``: fields validate in order, so plugin players are known in time.
     plugins: list[Annotated[str, Field(pattern=MODULE_NAME)]] = Field(default_factory=list)
     """Modules to import before the players are checked (your own players, registered with
@@ -224,6 +230,7 @@ class ExperimentConfig(Strict):
     def _game_settings(self, exclude: set[str]) -> dict[str, Any]:
         """The settings that decide games, less ``exclude`` (names and reporting never do)."""
         reporting = {"name", "description", "compare_with", "compare_as", "statistics", "report"}
+        reporting |= {"log"}  # what is kept beside the games never changes them
         return self.model_dump(
             mode="json", exclude=reporting | {"batch_games", "plugins"} | exclude
         )
