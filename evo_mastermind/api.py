@@ -360,7 +360,9 @@ class Results:
     def plot(
         self, kind: str = "distribution", out: str | Path | None = None, pool_secrets: bool = False
     ) -> Figure:
-        """A figure of one kind (``distribution``, ``cumulative``, ``evaluations``, ``heatmap``).
+        """A figure of one kind: ``distribution``, ``cumulative``, ``evaluations``, ``heatmap``.
+
+        ``convergence`` draws the move log (``log: moves``) instead of the games.
 
         Args:
             kind: the plot kind.
@@ -373,10 +375,29 @@ class Results:
         from evo_mastermind.analysis.plots import make_figure, save_figure
 
         games = self.games.assign(secrets="all sources") if pool_secrets else self.games
-        figure = make_figure(games, self.experiment, kind)
+        moves = self.moves() if kind == "convergence" else None
+        figure = make_figure(games, self.experiment, kind, moves)
         if out is not None:
             save_figure(figure, out)
         return figure
+
+    def moves(self) -> pd.DataFrame:
+        """The move log (``log: moves``): one row per move of each evolutionary player's game.
+
+        Columns: the game's identity (``label``, ``pegs``, ``colors``, ``secrets``, ``run``,
+        ``secret``, ``occurrence``), then ``move`` (from 1), ``generations``, ``evaluations``,
+        ``restarts``, ``best_distance``, ``consistent`` and ``capped``. Empty when the
+        experiment kept no log.
+        """
+        from evo_mastermind.analysis.convergence import load_moves
+
+        return load_moves(self.path)
+
+    def convergence(self) -> pd.DataFrame:
+        """The move log summed up per player, game size and move number (means, medians)."""
+        from evo_mastermind.analysis.convergence import convergence_table
+
+        return convergence_table(self.moves())
 
     def effect_sizes(self) -> pd.DataFrame:
         """Vargha–Delaney A12 of every ordered pair of players in a block, with its magnitude."""

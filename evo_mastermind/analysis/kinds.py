@@ -4,5 +4,5 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-PlotKind = Literal["distribution", "cumulative", "evaluations", "heatmap"]
+PlotKind = Literal["distribution", "cumulative", "evaluations", "heatmap", "convergence"]
 PLOT_KINDS: tuple[str, ...] = get_args(PlotKind)

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from evo_mastermind.analysis.convergence import load_moves, plot_convergence
 from evo_mastermind.analysis.kinds import PLOT_KINDS as PLOT_KINDS  # re-exported for callers
 from evo_mastermind.analysis.optimum import known_optimum
 from evo_mastermind.analysis.results import (
@@ -307,12 +308,18 @@ PLOTTERS: dict[str, Callable[[pd.DataFrame, Experiment], Figure]] = {
 }
 
 
-def make_figure(games: pd.DataFrame, experiment: Experiment, kind: str) -> Figure:
-    """The figure of one kind for a games table.
+def make_figure(
+    games: pd.DataFrame, experiment: Experiment, kind: str, moves: pd.DataFrame | None = None
+) -> Figure:
+    """The figure of one kind for a games table (``convergence``: of its move log ``moves``).
 
     Raises:
         AnalysisError: an unknown kind, or a kind these games cannot show.
     """
+    if kind == "convergence":
+        colours = player_colours(label_order(games, experiment))
+        log = moves if moves is not None else pd.DataFrame(columns=["move"])
+        return plot_convergence(log, experiment, colours)
     if kind not in PLOTTERS:
         raise AnalysisError(f"unknown plot kind {kind!r}; choose one of {', '.join(PLOT_KINDS)}")
     return PLOTTERS[kind](games, experiment)
@@ -354,5 +361,6 @@ def plot_results(
     games = load_games(results_dir)
     if pool_secrets:
         games = games.assign(secrets="all sources")
-    figure = make_figure(games, load_experiment(results_dir), kind)
+    moves = load_moves(results_dir) if kind == "convergence" else None
+    figure = make_figure(games, load_experiment(results_dir), kind, moves)
     return save_figure(figure, out if out is not None else results_dir / "plots" / f"{kind}.png")

@@ -65,7 +65,7 @@ from evo_mastermind.players.base import (
     option_error,
     register_player,
 )
-from evo_mastermind.players.evolutionary import GAParams, _BestSoFar, _SearchPlayer
+from evo_mastermind.players.evolutionary import BestSoFar, GAParams, _SearchPlayer
 from evo_mastermind.players.sampler import draw_consistent
 from evo_mastermind.sampling import ConsistentSample, Constraints
 from evo_mastermind.scoring import Response
@@ -314,10 +314,10 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
         self._uniform_trials += sample.trials
         return sample
 
-    def _search(self) -> _BestSoFar:
+    def _search(self) -> BestSoFar:
         """Run the genetic search until the archive is full or stops growing."""
         options = self.params
-        best = _BestSoFar(self.history.guesses)
+        best = BestSoFar(self.history.guesses)
         without_new = 0
         for batch in self.watched(self.search.generations(self._rng, self.archive.codes)):
             added = self.archive.offer(batch.codes[batch.distance == 0])

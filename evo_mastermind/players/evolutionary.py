@@ -74,8 +74,15 @@ class EvolutionaryParams(PlayerParams):
     if there are none, the answers contradict each other and the player says so at once."""
 
 
-class _BestSoFar:
-    """The code nearest to consistency seen in a move, excluding codes already played."""
+class BestSoFar:
+    """The code nearest to consistency seen in a move, excluding codes already played.
+
+    Give :meth:`update` every evaluated batch; :meth:`EvolutionaryPlayer.capped` plays its
+    code when the move's evaluations run out.
+
+    Args:
+        played: the codes already played (``player.history.guesses``).
+    """
 
     def __init__(self, played: Codes) -> None:
         self.played = played
@@ -83,6 +90,7 @@ class _BestSoFar:
         self.distance = np.inf
 
     def update(self, codes: Codes, distance: Distances) -> None:
+        """Keep the nearest of ``codes`` (distances ``distance``) if nearer than the best."""
         if codes.shape[0] == 0:
             return
         allowed = outside(codes, self.played)
@@ -140,6 +148,11 @@ class EvolutionaryPlayer(Player[EvolutionaryT], Generic[EvolutionaryT]):
     def needs_local_entropy(self) -> bool:
         """Whether evaluations must compute the local entropy ``s``."""
         return False
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The game's own numpy generator (set by :meth:`start`): draw every code from it."""
+        return self._rng
 
     @property
     def history(self) -> History:
@@ -220,7 +233,7 @@ class EvolutionaryPlayer(Player[EvolutionaryT], Generic[EvolutionaryT]):
         spent = self.evaluator.evaluations - self._move_start_evaluations
         return spent >= self.params.max_evaluations_per_guess
 
-    def capped(self, best: _BestSoFar) -> Code:
+    def capped(self, best: BestSoFar) -> Code:
         """Play the code nearest to consistency after the cap, and count it.
 
         Raises:
@@ -338,7 +351,7 @@ class EDAPlayer(EvolutionaryPlayer[EDAParams]):
 
     def next_guess(self) -> Code:
         """Generate, evaluate, update until a generation holds a consistent code."""
-        best = _BestSoFar(self.history.guesses)
+        best = BestSoFar(self.history.guesses)
         for batch in self.watched(self.search.generations(self._rng)):
             consistent = np.flatnonzero(batch.distance == 0)
             if consistent.size:
@@ -417,7 +430,7 @@ class GAPlayer(_SearchPlayer[GAParams]):
 
     def next_guess(self) -> Code:
         """Evolve until an evaluated code is consistent, and play the first such code."""
-        best = _BestSoFar(self.history.guesses)
+        best = BestSoFar(self.history.guesses)
         for batch in self.watched(self.search.generations(self._rng)):
             consistent = np.flatnonzero(batch.distance == 0)
             if consistent.size:

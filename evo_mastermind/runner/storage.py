@@ -337,11 +337,10 @@ class ResultsDir:
         names = {shard.name for shard in self.shards()}
         logs = sorted(self.moves.glob("part-*.parquet")) if self.moves.is_dir() else []
         tables = [pq.read_table(log, schema=MOVES_SCHEMA) for log in logs if log.name in names]
-        return (
-            pa.concat_tables(tables).to_pandas()
-            if tables
-            else MOVES_SCHEMA.empty_table().to_pandas()
-        )
+        if not tables:
+            return MOVES_SCHEMA.empty_table().to_pandas()
+        order = [*KEY_COLUMNS, "move"]
+        return pa.concat_tables(tables).sort_by([(n, "ascending") for n in order]).to_pandas()
 
     def remove_partial_shards(self) -> None:
         """Delete temporary shards left by a killed run."""

@@ -161,7 +161,13 @@ def test_impossible_plots_are_one_line_errors(tmp_path: Path) -> None:
     figure = make_figure(games, {"name": "x"}, "cumulative")
     with pytest.raises(AnalysisError, match=r"must end in \.png or \.pdf"):
         save_figure(figure, tmp_path / "plot.svg")
-    assert set(PLOT_KINDS) == {"distribution", "cumulative", "evaluations", "heatmap"}
+    assert set(PLOT_KINDS) == {
+        "distribution",
+        "cumulative",
+        "evaluations",
+        "heatmap",
+        "convergence",
+    }
 
 
 @pytest.mark.parametrize("kind", ["distribution", "cumulative"])

@@ -8,6 +8,7 @@ import yaml
 
 from evo_mastermind.runner import TIMING_COLUMNS, ResultsDir, load_config, run_experiment
 from evo_mastermind.runner.executors import make_executor
+from evo_mastermind.runner.storage import MOVES_SCHEMA
 from tests.runner.conftest import ConfigWriter
 
 EVOLUTIONARY = [
@@ -127,3 +128,22 @@ def test_force_removes_the_log(write_config: ConfigWriter, tmp_path: Path) -> No
 def test_an_unknown_log_is_refused(write_config: ConfigWriter) -> None:
     with pytest.raises(Exception, match="log"):
         load_config(write_config(log="generations"))
+
+
+def test_the_api_reads_the_log_and_plots_it(
+    both: tuple[ResultsDir, ResultsDir], tmp_path: Path
+) -> None:
+    import evo_mastermind as em
+
+    off, on = both
+    results = em.load(on.path)
+    moves = results.moves()
+    assert list(moves.columns) == MOVES_SCHEMA.names and len(moves) > len(results.games)
+    table = results.convergence()
+    assert set(table["label"]) == {"EDA", "GA", "Archive", "Archive DEAP"}
+    first = table[table["move"] == 1]
+    assert (first["evaluations"] == 0).all() and (first["games"] == 10).all()
+    figure = results.plot("convergence", out=tmp_path / "convergence.png")
+    assert (tmp_path / "convergence.png").stat().st_size > 0
+    assert len(figure.axes) == 2
+    assert em.load(off.path).moves().empty

@@ -1,0 +1,120 @@
+"""Convergence of the evolutionary players' searches, from the move log (``log: moves``).
+
+The log holds one row per move (:data:`evo_mastermind.runner.storage.MOVES_SCHEMA`): the
+generations and evaluations a move's search spent, its restarts, the best distance to
+consistency it reached and the consistent codes held when it chose. :func:`load_moves` reads
+it, :func:`convergence_table` sums it up per player and move, and :func:`plot_convergence`
+draws the two views IOHanalyzer (Wang et al. 2022) draws of a run: the fixed-target ECDF (the
+share of moves whose search found a consistent code within x evaluations; capped moves never
+do) and an anytime curve (evaluations spent so far against the guesses played).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from evo_mastermind.analysis.results import AnalysisError, Experiment
+from evo_mastermind.runner.record import as_record
+from evo_mastermind.runner.storage import ResultsDir
+
+GAME_KEYS = ["label", "pegs", "colors", "secrets", "run", "secret", "occurrence"]
+"""The columns naming a game in the move log (as in the games table)."""
+
+CONVERGENCE_SIZE = (6.9, 2.8)
+"""Inches of the convergence figure: a paper's text width, two panels."""
+
+
+def load_moves(results_dir: Path | str) -> pd.DataFrame:
+    """The move log of ``results_dir``: one row per move of every logged game.
+
+    Empty (with its columns) when the experiment was run without ``log: moves``.
+    """
+    return ResultsDir(results_dir).load_moves()
+
+
+def convergence_table(moves: pd.DataFrame) -> pd.DataFrame:
+    """Per player, game size and move number: how the searches went, over the logged games.
+
+    Columns: ``label``, ``pegs``, ``colors``, ``move``, ``games`` (games that reached this
+    move), ``generations``, ``evaluations`` (means), ``median_evaluations``, ``restarts``,
+    ``consistent`` (means), ``capped_share``.
+    """
+    if moves.empty:
+        return pd.DataFrame(
+            columns=[
+                "label",
+                "pegs",
+                "colors",
+                "move",
+                "games",
+                "generations",
+                "evaluations",
+                "median_evaluations",
+                "restarts",
+                "consistent",
+                "capped_share",
+            ]
+        )
+    grouped = moves.groupby(["label", "pegs", "colors", "move"], sort=True)
+    table = grouped.agg(
+        games=("move", "size"),
+        generations=("generations", "mean"),
+        evaluations=("evaluations", "mean"),
+        median_evaluations=("evaluations", "median"),
+        restarts=("restarts", "mean"),
+        consistent=("consistent", "mean"),
+        capped_share=("capped", "mean"),
+    )
+    return table.reset_index()
+
+
+def plot_convergence(
+    moves: pd.DataFrame, experiment: Experiment, colours: Mapping[str, str]
+) -> Figure:
+    """Fixed-target ECDF of evaluations per move, and evaluations spent against guesses.
+
+    A move is solved when its search finds a consistent code; the first guess, never
+    searched, is left out of the ECDF.
+
+    Raises:
+        AnalysisError: the experiment kept no move log.
+    """
+    if moves.empty:
+        raise AnalysisError(
+            "these results hold no move log: run the experiment with 'log: moves' in its "
+            "config (evolutionary players only) to plot convergence"
+        )
+    searched = moves[moves["move"] > 1]
+    several = moves.groupby(["pegs", "colors"]).ngroups > 1
+    figure = Figure(figsize=CONVERGENCE_SIZE, layout="constrained")
+    ecdf, anytime = figure.subplots(1, 2)
+    for (label, pegs, colors), rows in searched.groupby(["label", "pegs", "colors"], sort=False):
+        name = f"{label} ({pegs},{colors})" if several else str(label)
+        colour = colours.get(str(label), "#000000")
+        found = np.sort(rows.loc[~rows["capped"], "evaluations"].to_numpy(dtype=float))
+        share = np.arange(1, found.size + 1) / len(rows)  # capped moves never reach the target
+        ecdf.step(found, share, where="post", color=colour, label=name, linewidth=1.2)
+        logged = moves[(moves["label"] == label) & (moves["pegs"] == pegs)]
+        logged = logged[logged["colors"] == colors].sort_values([*GAME_KEYS, "move"])
+        spent = logged.groupby(GAME_KEYS, sort=False)["evaluations"].cumsum()
+        curve = spent.groupby(logged["move"]).median()
+        anytime.plot(curve.index, curve.to_numpy(), marker="o", markersize=3, color=colour)
+    ecdf.set_xscale("log")
+    ecdf.set_ylim(0, 1.02)
+    ecdf.set_xlabel("evaluations in the move (log scale)")
+    ecdf.set_ylabel("share of moves solved")
+    anytime.set_yscale("symlog", linthresh=10)
+    anytime.set_xlabel("guesses played")
+    anytime.set_ylabel("evaluations so far (median)")
+    for axis in (ecdf, anytime):
+        axis.grid(True, which="major", alpha=0.3)
+    ecdf.legend(loc="lower right", frameon=False)
+    capped = int(searched["capped"].sum())
+    note = f"; {capped:,} capped moves never reach the target" if capped else ""
+    figure.suptitle(f"{as_record(experiment).name}: {len(searched):,} searched moves{note}")
+    return figure
