@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from evo_mastermind.codes import InvalidGameError
-from evo_mastermind.messages import notify
+from evo_mastermind.messages import notify, silenced
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -114,6 +114,8 @@ def run(
     allow_large: bool = False,
     accept_changed_code: bool = False,
     spelling: Callable[[str], str] = _keyword,
+    sample: int | None = None,
+    quiet: bool = False,
 ) -> Results:
     """Play an experiment's games into a results directory and open it.
 
@@ -134,11 +136,51 @@ def run(
             played by another version of evo_mastermind or of a plugin module (the record
             and the report then list every version); refused otherwise.
         spelling: how options are named in errors (the command line passes ``--name``).
+        sample: replaces the config's secrets with a uniform sample of this many per game
+            size (e.g. ``run("paper/table2", sample=100)`` for a quick look at a study).
+        quiet: no progress bar and no notices (the plan's estimate, a compilation); errors
+            are raised as ever.
 
     Raises:
         InvalidGameError: any problem with the options, the config (naming the file or,
             for a dict, the key), the plan or the results directory, in one line.
     """
+    with silenced(quiet):
+        return _run(
+            config,
+            out=out,
+            runs=runs,
+            executor=executor,
+            workers=workers,
+            scheduler=scheduler,
+            resume=resume,
+            force=force,
+            progress=progress and not quiet,
+            plugins=plugins,
+            allow_large=allow_large,
+            accept_changed_code=accept_changed_code,
+            spelling=spelling,
+            sample=sample,
+        )
+
+
+def _run(
+    config: str | Path | Mapping[str, Any],
+    *,
+    out: str | Path | None,
+    runs: int | None,
+    executor: ExecutorName,
+    workers: int | None,
+    scheduler: str | None,
+    resume: bool,
+    force: bool,
+    progress: bool,
+    plugins: Sequence[str],
+    allow_large: bool,
+    accept_changed_code: bool,
+    spelling: Callable[[str], str],
+    sample: int | None,
+) -> Results:
     from evo_mastermind.runner import ResultsDir, load_config, make_executor, run_experiment
     from evo_mastermind.runner.config import NO_LIMITS, PlanLimits, config_from_data
     from evo_mastermind.runner.plan import check_plan, estimate_plan
@@ -159,6 +201,12 @@ def run(
             f"{spelling('accept_changed_code')} goes with {spelling('resume')} (it lets a resumed "
             "run add games to results played by other code)"
         )
+    if sample is not None and (
+        isinstance(sample, bool) or not isinstance(sample, int) or sample < 1
+    ):
+        raise RunOptionsError(
+            f"{spelling('sample')} must be a whole number of secrets, at least 1, got {sample!r}"
+        )
     limits = NO_LIMITS if allow_large else PlanLimits()
     written: str | None = None
     if not isinstance(config, str | os.PathLike | Mapping):
@@ -167,14 +215,16 @@ def run(
             f"{type(config).__name__}"
         )
     if isinstance(config, Mapping):
-        loaded = config_from_data(dict(config), runs=runs, plugins=plugins, limits=limits)
+        loaded = config_from_data(
+            dict(config), runs=runs, plugins=plugins, limits=limits, sample=sample
+        )
         written = _as_yaml(config)
         config_path = Path("config")
     else:
         from evo_mastermind.studies import config_file
 
         config_path = config_file(config)
-        loaded = load_config(config_path, runs=runs, plugins=plugins, limits=limits)
+        loaded = load_config(config_path, runs=runs, plugins=plugins, limits=limits, sample=sample)
     chosen = workers or (1 if executor == "serial" else os.cpu_count() or 1)
     announcement = check_plan(estimate_plan(loaded), limits, chosen)
     if announcement:

@@ -156,6 +156,13 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--out", help="results directory (default results/<name>/)")
     run.add_argument("--runs", type=int, help="override the config's number of runs")
+    run.add_argument(
+        "--sample",
+        type=int,
+        metavar="N",
+        help="replace the config's secrets with a uniform sample of N per game size "
+        "(a quick look at a long study: run paper/table2 --sample 100)",
+    )
     _add_executor_arguments(run)
     run.add_argument(
         "--scheduler", help="Dask scheduler address (default: an in-process LocalCluster)"
@@ -178,6 +185,11 @@ def _build_parser() -> argparse.ArgumentParser:
         help="run plans above the limits (1,000 entries, 10 million games, the machine's memory)",
     )
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    run.add_argument(
+        "--quiet",
+        action="store_true",
+        help="print nothing but errors and warnings: no progress bar, notices, report or summary",
+    )
     _add_plugin_argument(run)
     run.set_defaults(handler=_run)
 
@@ -310,8 +322,13 @@ def _run(args: argparse.Namespace) -> int:
         allow_large=args.allow_large,
         accept_changed_code=args.accept_changed_code,
         spelling=_flag,
+        sample=args.sample,
+        quiet=args.quiet,
     )
-    print(results.write_report())
+    report = results.write_report()
+    if args.quiet:
+        return _report_failed_games(results.path, results.experiment.seed)
+    print(report)
     outcome = results.outcome
     assert outcome is not None
     print(

@@ -285,6 +285,7 @@ def load_config(
     runs: int | None = None,
     plugins: Sequence[str] = (),
     limits: PlanLimits | None = None,
+    sample: int | None = None,
 ) -> ExperimentConfig:
     """Read and validate a config file.
 
@@ -294,6 +295,7 @@ def load_config(
         runs: overrides the file's number of runs.
         plugins: plugin modules added to the file's ``plugins:`` (``--plugin``).
         limits: what the plan may ask for (default :class:`PlanLimits`).
+        sample: replaces the file's secrets with a uniform sample of this many (``--sample``).
 
     Raises:
         ConfigError: one line naming the file, the key and the problem.
@@ -317,7 +319,7 @@ def load_config(
         raise ConfigError(f"{path}: not valid YAML{where}: {problem}") from None
     except RecursionError:
         raise ConfigError(f"{path}: not valid YAML: nested too deeply") from None
-    return config_from_data(data, path, runs=runs, plugins=plugins, limits=limits)
+    return config_from_data(data, path, runs=runs, plugins=plugins, limits=limits, sample=sample)
 
 
 def config_from_data(
@@ -327,6 +329,7 @@ def config_from_data(
     runs: int | None = None,
     plugins: Sequence[str] = (),
     limits: PlanLimits | None = None,
+    sample: int | None = None,
 ) -> ExperimentConfig:
     """Validate a config already read (a YAML file's content, or a dict written in Python).
 
@@ -336,6 +339,8 @@ def config_from_data(
         runs: overrides the number of runs.
         plugins: plugin modules added to ``plugins:``.
         limits: what the plan may ask for (default :class:`PlanLimits`).
+        sample: replaces every secret source with one uniform sample of this many secrets
+            per game size (``{sample: N}``), e.g. to try a long study quickly.
 
     Raises:
         ConfigError: one line naming the source, the key and the problem.
@@ -349,6 +354,8 @@ def config_from_data(
     data = {k: v for k, v in data.items() if not (isinstance(k, str) and k.startswith("x-"))}
     if runs is not None:
         data["runs"] = runs
+    if sample is not None:
+        data["secrets"] = {"sample": sample}
     if plugins:
         written = data.get("plugins") or []
         if isinstance(written, list):
