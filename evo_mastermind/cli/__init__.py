@@ -28,6 +28,7 @@ from evo_mastermind.cli.common import (
     UsageError,
     _write_log,
 )
+from evo_mastermind.cli.examples import add_examples_command
 from evo_mastermind.cli.play import BAD_ANSWERS_IN_A_ROW, _play
 from evo_mastermind.cli.trees import _tree
 from evo_mastermind.codes import InvalidGameError
@@ -242,6 +243,7 @@ def _build_parser() -> argparse.ArgumentParser:
     export.set_defaults(handler=_export)
 
     _add_study_commands(commands)
+    add_examples_command(commands, _Parser)
 
     players = commands.add_parser(
         "players", help="list the registered players, their options and presets"
