@@ -145,42 +145,6 @@ def run(
         InvalidGameError: any problem with the options, the config (naming the file or,
             for a dict, the key), the plan or the results directory, in one line.
     """
-    with silenced(quiet):
-        return _run(
-            config,
-            out=out,
-            runs=runs,
-            executor=executor,
-            workers=workers,
-            scheduler=scheduler,
-            resume=resume,
-            force=force,
-            progress=progress and not quiet,
-            plugins=plugins,
-            allow_large=allow_large,
-            accept_changed_code=accept_changed_code,
-            spelling=spelling,
-            sample=sample,
-        )
-
-
-def _run(
-    config: str | Path | Mapping[str, Any],
-    *,
-    out: str | Path | None,
-    runs: int | None,
-    executor: ExecutorName,
-    workers: int | None,
-    scheduler: str | None,
-    resume: bool,
-    force: bool,
-    progress: bool,
-    plugins: Sequence[str],
-    allow_large: bool,
-    accept_changed_code: bool,
-    spelling: Callable[[str], str],
-    sample: int | None,
-) -> Results:
     from evo_mastermind.runner import ResultsDir, load_config, make_executor, run_experiment
     from evo_mastermind.runner.config import NO_LIMITS, PlanLimits, config_from_data
     from evo_mastermind.runner.plan import check_plan, estimate_plan
@@ -227,7 +191,7 @@ def _run(
         loaded = load_config(config_path, runs=runs, plugins=plugins, limits=limits, sample=sample)
     chosen = workers or (1 if executor == "serial" else os.cpu_count() or 1)
     announcement = check_plan(estimate_plan(loaded), limits, chosen)
-    if announcement:
+    if announcement and not quiet:
         notify(announcement)
     target = Path(out) if out is not None else Path("results") / loaded.name
     check_out(ResultsDir(target))  # an unusable directory is refused before any worker starts
@@ -235,7 +199,7 @@ def _run(
         if written is not None:  # the runner keeps the config's text beside the games
             config_path = Path(folder) / f"{loaded.name}.yaml"
             config_path.write_text(written, encoding="utf-8")
-        with make_executor(executor, workers, scheduler) as pool:
+        with silenced(quiet), make_executor(executor, workers, scheduler) as pool:
             outcome = run_experiment(
                 loaded,
                 config_path,
@@ -243,7 +207,7 @@ def _run(
                 pool,
                 resume=resume,
                 force=force,
-                progress=progress,
+                progress=progress and not quiet,
                 accept_changed_code=accept_changed_code,
             )
     results = load(target)
