@@ -324,6 +324,8 @@ class ResultsDir:
         if moves is not None:
             self.moves.mkdir(exist_ok=True)
             _atomic_write_table(moves, self.moves / final.name)
+        else:  # a log left by a killed run or a set-aside shard of this number is not these games'
+            (self.moves / final.name).unlink(missing_ok=True)
         if fingerprint is not None:
             games = games.replace_schema_metadata({SHARD_FINGERPRINT_KEY: fingerprint.encode()})
         _atomic_write_table(games, final)

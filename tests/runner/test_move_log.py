@@ -3,12 +3,14 @@
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 import yaml
 
 from evo_mastermind.runner import TIMING_COLUMNS, ResultsDir, load_config, run_experiment
 from evo_mastermind.runner.executors import make_executor
-from evo_mastermind.runner.storage import MOVES_SCHEMA
+from evo_mastermind.runner.storage import GAMES_SCHEMA, MOVES_SCHEMA
 from tests.runner.conftest import ConfigWriter
 
 EVOLUTIONARY = [
@@ -147,3 +149,13 @@ def test_the_api_reads_the_log_and_plots_it(
     assert (tmp_path / "convergence.png").stat().st_size > 0
     assert len(figure.axes) == 2
     assert em.load(off.path).moves().empty
+
+
+def test_a_stale_log_never_passes_for_other_games(tmp_path: Path) -> None:
+    results = ResultsDir(tmp_path / "out")
+    games = pa.Table.from_pylist([], schema=GAMES_SCHEMA)
+    stale = pa.Table.from_pylist([], schema=MOVES_SCHEMA)
+    results.moves.mkdir(parents=True)
+    pq.write_table(stale, results.moves / "part-00000.parquet")  # left by a killed run
+    written = results.write_shard(games)
+    assert written.name == "part-00000.parquet" and not (results.moves / written.name).exists()
