@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING
 
-from evo_mastermind.lazy import lazy_exports
+from evo_mastermind.lazy import lazy_exports, public_dir
 
 if TYPE_CHECKING:
     from evo_mastermind.api import Results, load, run
@@ -59,6 +59,9 @@ def __getattr__(name: str) -> object:
 
         return version("evo_mastermind")
     return _lazy(name)
+
+
+__dir__ = public_dir(__name__)  # dir() and tab completion list the API, not the machinery
 
 
 __all__ = [

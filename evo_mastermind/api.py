@@ -5,12 +5,15 @@ study's name (``"paper/table2"``) or a plain dict, exactly as ``evo-mastermind r
 (same checks, same one-line errors, same results directory), and ``evo_mastermind.load(path)``
 opens a results directory. Both return a :class:`Results`: the games as a pandas DataFrame,
 the paper's summary, the rank-sum tests and groups, the published comparison, the report,
-every plot kind, effect sizes and confidence intervals.
+every plot kind, effect sizes and confidence intervals. Every table is read from the one
+:class:`~evo_mastermind.analysis.analysis.Analysis` the report is written from, so a
+notebook and the files in the results directory never disagree.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
@@ -22,9 +25,9 @@ from evo_mastermind.messages import notify, silenced
 
 if TYPE_CHECKING:
     import pandas as pd
-    from matplotlib.figure import Figure
 
-    from evo_mastermind.analysis.report import Report
+    from evo_mastermind.analysis.analysis import Analysis
+    from evo_mastermind.analysis.figures import PaperFigure
     from evo_mastermind.analysis.stats import GroupRule
     from evo_mastermind.runner import RunOutcome
     from evo_mastermind.runner.record import ExperimentRecord
@@ -99,6 +102,29 @@ def check_run_options(
         )
 
 
+_PYTHON_WORDS = (
+    (re.compile(r"--resume --out (\S+)"), r"resume=True, out='\1'"),
+    (re.compile(r"--scheduler "), "scheduler="),
+    (re.compile(r"--allow-large\b"), "allow_large=True"),
+    (re.compile(r"--accept-changed-code\b"), "accept_changed_code=True"),
+    (re.compile(r"--resume\b"), "resume=True"),
+    (re.compile(r"--force\b"), "force=True"),
+    (re.compile(r"--out\b( directory)?"), "out directory"),
+)
+"""The runner's advice names command-line options; a Python caller is told its arguments."""
+
+
+def in_python_words(message: str) -> str:
+    """``message`` with the command-line options it names as :func:`run`'s arguments.
+
+    E.g. ``use --resume to finish that run or --force to replace it`` becomes ``use
+    resume=True to finish that run or force=True to replace it``.
+    """
+    for option, argument in _PYTHON_WORDS:
+        message = option.sub(argument, message)
+    return message
+
+
 def run(
     config: str | Path | Mapping[str, Any],
     *,
@@ -143,13 +169,10 @@ def run(
 
     Raises:
         InvalidGameError: any problem with the options, the config (naming the file or,
-            for a dict, the key), the plan or the results directory, in one line.
+            for a dict, the key), the plan or the results directory, in one line; what to do
+            is said in this function's words (``force=True``, not ``--force``) unless
+            ``spelling`` says otherwise.
     """
-    from evo_mastermind.runner import ResultsDir, load_config, make_executor, run_experiment
-    from evo_mastermind.runner.config import NO_LIMITS, PlanLimits, config_from_data
-    from evo_mastermind.runner.plan import check_plan, estimate_plan
-    from evo_mastermind.runner.run import check_out
-
     check_run_options(
         executor=executor,
         workers=workers,
@@ -171,6 +194,38 @@ def run(
         raise RunOptionsError(
             f"{spelling('sample')} must be a whole number of secrets, at least 1, got {sample!r}"
         )
+    try:
+        return _run(
+            config, out, runs, executor, workers, scheduler, resume, force, progress, plugins,
+            allow_large, accept_changed_code, sample, quiet,
+        )  # fmt: skip
+    except InvalidGameError as error:
+        if spelling is _keyword and error.args and isinstance(error.args[0], str):
+            error.args = (in_python_words(error.args[0]), *error.args[1:])
+        raise
+
+
+def _run(
+    config: str | Path | Mapping[str, Any],
+    out: str | Path | None,
+    runs: int | None,
+    executor: ExecutorName,
+    workers: int | None,
+    scheduler: str | None,
+    resume: bool,
+    force: bool,
+    progress: bool,
+    plugins: Sequence[str],
+    allow_large: bool,
+    accept_changed_code: bool,
+    sample: int | None,
+    quiet: bool,
+) -> Results:
+    from evo_mastermind.runner import ResultsDir, load_config, make_executor, run_experiment
+    from evo_mastermind.runner.config import NO_LIMITS, PlanLimits, config_from_data
+    from evo_mastermind.runner.plan import check_plan, estimate_plan
+    from evo_mastermind.runner.run import check_out
+
     limits = NO_LIMITS if allow_large else PlanLimits()
     written: str | None = None
     if not isinstance(config, str | os.PathLike | Mapping):
@@ -277,120 +332,126 @@ class Results:
         return self.report()
 
     @cached_property
+    def analysis(self) -> Analysis:
+        """Every table of these results, each computed once: what the report writes.
+
+        Raises:
+            AnalysisError: the published table the record names is missing.
+        """
+        from evo_mastermind.analysis.analysis import Analysis
+
+        return Analysis.of_results(self.games, self.experiment, self.path)
+
+    @property
     def published(self) -> pd.DataFrame | None:
         """The published table the experiment compares with (``compare_with``), if any."""
-        from evo_mastermind.analysis.published import load_published
-        from evo_mastermind.analysis.report import published_path
+        return self.analysis.published
 
-        source = self.experiment.compare_with
-        if not source:
-            return None
-        return load_published(published_path(str(source), self.path))
+    def table(self, name: str) -> pd.DataFrame | None:
+        """Any table of the analysis by name (a copy), as the report writes it.
 
-    def _built(self, rule: GroupRule = "clique") -> Report:
-        from evo_mastermind.analysis.report import build_report
+        The names are those of :data:`evo_mastermind.analysis.analysis.TABLES`: ``summary``,
+        ``tests``, ``a12``, ``intervals``, ``by_size``, ``comparison``, ``optimum``,
+        ``tournament``, ``score_tests``, ``pooled``. None when the table does not apply
+        (``by_size`` of a single block, ``comparison`` without a published table).
 
-        source = self.experiment.compare_with or "published table"
-        return build_report(self.games, self.experiment, self.published, source, rule)
-
-    @cached_property
-    def _paper(self) -> Report:
-        return self._built()
+        Raises:
+            AnalysisError: no table of that name.
+        """
+        table = self.analysis.table(name)
+        return None if table is None else table.copy()
 
     def summary(self) -> pd.DataFrame:
         """The paper's table: per player and block, statistics over the run means."""
-        return self._paper.summary
+        return self.analysis.summary.copy()
 
     def tests(self) -> pd.DataFrame:
         """Every pair of players within a block: Mann–Whitney U, p-values, significance."""
-        return self._paper.tests
+        return self.analysis.tests.copy()
 
     def groups(self, rule: GroupRule = "clique") -> pd.DataFrame:
         """Each player's rank, group (the paper's lines) and compact letters, per block.
 
-        Rows follow the summary's ranking (within each published section, if any).
+        Rows follow the summary's ranking (within each published section, if any); a player
+        without a solved game comes last, in a group of its own, without letters.
         """
-        import pandas as pd
+        return self.analysis.groups(rule).copy()
 
-        from evo_mastermind.analysis.stats import compact_letters, paper_groups, significant_pairs
-
-        summary, tests = self.summary(), self.tests()
-        keys = ["pegs", "colors", "secrets", "section"]
-        rows = []
-        for key, ranked_rows in summary.groupby(keys, sort=False):
-            ranked = ranked_rows["player"].tolist()
-            pegs, colors, secrets, section = key
-            in_block = (
-                (tests["pegs"] == pegs)
-                & (tests["colors"] == colors)
-                & (tests["secrets"] == secrets)
-            )
-            among = in_block & tests["a"].isin(ranked) & tests["b"].isin(ranked)
-            different = significant_pairs(tests[among])
-            letters = compact_letters(ranked, different)
-            rank = {label: position for position, label in enumerate(ranked, start=1)}
-            for number, group in enumerate(paper_groups(ranked, different, rule), start=1):
-                rows += [
-                    {
-                        "pegs": pegs,
-                        "colors": colors,
-                        "secrets": secrets,
-                        "section": section,
-                        "player": label,
-                        "rank": rank[label],
-                        "group": number,
-                        "letters": letters[label],
-                    }
-                    for label in group
-                ]
-        return pd.DataFrame(rows)
-
-    def comparison(self) -> pd.DataFrame | None:
-        """Each player's mean beside the published figures with a verdict (None: no table).
+    def comparison(self) -> pd.DataFrame:
+        """Each player's mean beside the published figures, with a verdict.
 
         A row the config holds against a published row of another name (``compare_as``)
-        gets that row's figures, as in the report.
-        """
-        from evo_mastermind.analysis.published import compare_with_published
+        gets that row's figures, as in the report. :attr:`published` is None when there is
+        nothing to compare with.
 
-        if self.published is None:
-            return None
-        return compare_with_published(self.summary(), self.published, self.experiment.compare_as)
+        Raises:
+            AnalysisError: the experiment compares with no published table (its config has
+                no ``compare_with``, or it is a tournament), said in one line.
+        """
+        from evo_mastermind.analysis.results import AnalysisError
+
+        comparison = self.analysis.comparison
+        if comparison is None:
+            why = (
+                "a tournament is compared with no published table"
+                if self.analysis.report == "tournament"
+                else "its config names none (compare_with: a published table's CSV; "
+                "`evo-mastermind studies` lists the shipped ones)"
+            )
+            raise AnalysisError(f"{self.name} has no published table to compare with: {why}")
+        return comparison.copy()
+
+    def optimum(self) -> pd.DataFrame:
+        """Each player's mean beside the optimum of its game, where the optimum is known."""
+        return self.analysis.frame("optimum").copy()
 
     def report(self, rule: GroupRule = "clique") -> str:
         """The report as Markdown, as ``evo-mastermind report`` writes it (nothing written)."""
-        if self.experiment.report == "tournament":
-            from evo_mastermind.analysis.tournament import tournament_report
+        from evo_mastermind.analysis.report import report_markdown
 
-            return tournament_report(self.games, self.experiment)[0]
-        return self._built(rule).markdown
+        return report_markdown(self.analysis, rule)
 
     def write_report(self, rule: GroupRule = "clique") -> str:
         """Write ``report.md`` and its tables into the results directory; return the Markdown."""
-        from evo_mastermind.analysis.report import write_report
+        from evo_mastermind.analysis.report import write_analysis_report
 
-        return write_report(self.path, rule=rule)
+        return write_analysis_report(self.analysis, self.path, rule)
 
     def plot(
-        self, kind: str = "distribution", out: str | Path | None = None, pool_secrets: bool = False
-    ) -> Figure:
-        """A figure of one kind: ``distribution``, ``cumulative``, ``evaluations``, ``heatmap``.
+        self,
+        kind: str = "distribution",
+        out: str | Path | None = None,
+        pool_secrets: bool = False,
+        *,
+        title: str | None = None,
+        size: tuple[float, float] | None = None,
+        players: Sequence[str] | None = None,
+    ) -> PaperFigure:
+        """A figure of one kind (``distribution``, ``cumulative``, ``evaluations``, ``heatmap``).
 
         ``convergence`` draws the move log (``log: moves``) instead of the games.
 
+        It shows itself in a notebook; ``figure.notes`` says what it leaves out.
+
         Args:
             kind: the plot kind.
-            out: also write it there (``.png`` or ``.pdf``).
+            out: also write it there (``.png`` at 300 dpi or ``.pdf`` with TrueType fonts).
             pool_secrets: treat every secret source as one.
+            title: the title (default: the experiment's name and game; ``""``: none).
+            size: (width, height) in inches (default: a paper's column, or its text width
+                for many players).
+            players: the players to show, in this order (default: all, in config order).
 
         Raises:
-            AnalysisError: an unknown kind, or one these games cannot show.
+            AnalysisError: an unknown kind or player, or a kind these games cannot show.
         """
         from evo_mastermind.analysis.plots import make_figure, save_figure
 
         games = self.games.assign(secrets="all sources") if pool_secrets else self.games
         moves = self.moves() if kind == "convergence" else None
-        figure = make_figure(games, self.experiment, kind, moves)
+        figure = make_figure(
+            games, self.experiment, kind, title=title, size=size, players=players, moves=moves
+        )
         if out is not None:
             save_figure(figure, out)
         return figure
@@ -414,31 +475,27 @@ class Results:
         return convergence_table(self.moves())
 
     def effect_sizes(self) -> pd.DataFrame:
-        """Vargha–Delaney A12 of every ordered pair of players in a block, with its magnitude."""
-        frame: pd.DataFrame = _effect_sizes().pairwise_a12(self.games)
-        return frame
+        """Vargha–Delaney A12 of every tested pair in a block, with its magnitude (``a12.csv``).
+
+        Pairs in the order of the tests (the config's order of players), on what the tests
+        compare (the experiment's ``test_on``).
+        """
+        return self.analysis.effect_sizes.copy()
 
     def confidence_intervals(
         self, *, seed: int | None = None, confidence: float = 0.95
     ) -> pd.DataFrame:
-        """A bootstrap confidence interval of each player's mean guesses.
+        """A bootstrap confidence interval of each player's mean guesses (``intervals.csv``).
+
+        Over what the tests compare (the experiment's ``test_on``); with the defaults, the
+        report's intervals.
 
         Args:
             seed: the bootstrap's seed (default: the experiment's root seed, so it is stable).
             confidence: the interval's level.
         """
         chosen = self.experiment.seed if seed is None else seed
-        frame: pd.DataFrame = _effect_sizes().mean_confidence_intervals(
-            self.games, seed=chosen, confidence=confidence
-        )
-        return frame
-
-
-def _effect_sizes() -> Any:
-    """The module of effect sizes and bootstrap intervals, imported when first asked for."""
-    import importlib
-
-    return importlib.import_module("evo_mastermind.analysis.effect_sizes")
+        return self.analysis.intervals_at(chosen, confidence).copy()
 
 
 __all__ = ["Results", "RunOptionsError", "check_run_options", "load", "run"]

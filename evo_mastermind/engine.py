@@ -13,7 +13,9 @@ decides once how to answer it:
   (:func:`evo_mastermind.kernels.partition_counts`) scored by its numpy definition, a block
   of guesses at a time, with the same rules: the same guesses, more slowly.
 
-Each way gives the same guesses (the tests hold the kernels to their definitions).
+Each way gives the same guesses (the tests hold the kernels to their definitions). A
+heuristic comes as its :class:`~evo_mastermind.heuristics.Heuristic` object, looked up once
+by the player that plays it, never by name here.
 """
 
 from __future__ import annotations
@@ -23,12 +25,13 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from evo_mastermind.heuristics import Heuristic, Scores, known_heuristic
+from evo_mastermind.heuristics import Heuristic, Scores
 from evo_mastermind.partitions import (
     PARTITION_BLOCK_CELLS,
     best_guesses,
     best_indices,
     partition_counts,
+    prefer_consistent,
 )
 from evo_mastermind.partitions import fewest_totals as counted_fewest_totals
 from evo_mastermind.scoring import IndexedScorer, Packed
@@ -41,17 +44,6 @@ CLASSES_FROM = 2000
 
 FEWEST_TOTALS_KERNEL_CELLS = 1 << 16
 """Responses from which the inner ply of the lookahead is counted by the kernel."""
-
-
-def compiled(scorer: IndexedScorer, heuristic: str | Heuristic) -> str | None:
-    """The kernels' reduction answering for ``heuristic`` on this space, or ``None``.
-
-    ``None`` when the space has a response table (the numpy definition is used) or the
-    heuristic has no compiled form.
-    """
-    if scorer.has_table:
-        return None
-    return known_heuristic(heuristic).compiled
 
 
 def position_classes(
@@ -74,21 +66,21 @@ def pool_scores(
     scorer: IndexedScorer,
     guesses: Indices,
     candidates: Indices,
-    heuristic: str | Heuristic,
+    heuristic: Heuristic,
 ) -> Scores:
     """The heuristic's score of each guess (indices) over the candidates, higher is better."""
-    entry = known_heuristic(heuristic)
     if scorer.has_table:  # small games need no compiler
-        return entry.scores(
+        return heuristic.scores(
             partition_counts(scorer.matrix(guesses, candidates), scorer.space.n_responses)
         )
-    if entry.compiled is not None:
+    if heuristic.compiled is not None:
         from evo_mastermind.kernels.scoring import pool_scores as kernel_scores
 
         n_responses = scorer.space.n_responses
         codes, colours = scorer.codes, scorer.counts
-        return kernel_scores(codes, colours, guesses, candidates, n_responses, entry.compiled)[0]
-    return _counted_scores(scorer, guesses, candidates, entry)
+        reduction = heuristic.compiled
+        return kernel_scores(codes, colours, guesses, candidates, n_responses, reduction)[0]
+    return _counted_scores(scorer, guesses, candidates, heuristic)
 
 
 def _counted_scores(
@@ -118,7 +110,7 @@ def best_guesses_at(
     consistent: Indices,
     played: tuple[int, ...],
     pool_all: bool,
-    heuristic: str | Heuristic,
+    heuristic: Heuristic,
     first_only: bool,
 ) -> Indices:
     """Every best guess at a position, sorted (the first only if ``first_only``).
@@ -130,11 +122,10 @@ def best_guesses_at(
     """
     if scorer.has_table:
         return best_guesses(scorer, consistent, pool_all, heuristic, first_only)
-    entry = known_heuristic(heuristic)
     classes = None
     if consistent.size > 2 and (pool_all or consistent.size >= CLASSES_FROM):
         classes = position_classes(scorer, played, consistent)
-    if entry.compiled is not None:
+    if heuristic.compiled is not None:
         from evo_mastermind.kernels.choosing import choose
 
         if classes is None:
@@ -144,9 +135,16 @@ def best_guesses_at(
             groups, class_columns = (classes.representatives, classes.of_code), None
         codes, counts = scorer.codes, scorer.counts
         return choose(
-            codes, counts, consistent, groups, pool_all, entry.compiled, first_only, class_columns
+            codes,
+            counts,
+            consistent,
+            groups,
+            pool_all,
+            heuristic.compiled,
+            first_only,
+            class_columns,
         )
-    return _best_by_counts(scorer, consistent, classes, pool_all, entry, first_only)
+    return _best_by_counts(scorer, consistent, classes, pool_all, heuristic, first_only)
 
 
 def _best_by_counts(
@@ -167,10 +165,7 @@ def _best_by_counts(
         else:
             by_class = _counted_scores(scorer, classes.representatives, consistent, heuristic)
             scores = by_class[classes.of_code]
-        tied = best_indices(scores)
-        at = np.minimum(np.searchsorted(consistent, tied), consistent.size - 1)
-        inside = tied[consistent[at] == tied]  # consistent codes win ties
-        tied = inside if inside.size else tied
+        tied = prefer_consistent(best_indices(scores), consistent)
     else:
         scores = once_per_class(
             consistent,
@@ -197,9 +192,9 @@ def once_per_class(
     return score(consistent[first])[of_class.ravel()]
 
 
-def can_grow_trees(heuristic: str | Heuristic) -> bool:
+def can_grow_trees(heuristic: Heuristic) -> bool:
     """Whether :func:`grow_tree` can grow this heuristic's trees (it has a compiled form)."""
-    return known_heuristic(heuristic).compiled is not None
+    return heuristic.compiled is not None
 
 
 def grow_tree(
@@ -209,7 +204,7 @@ def grow_tree(
     depth: int,
     first: int,
     pool_all: bool,
-    heuristic: str | Heuristic,
+    heuristic: Heuristic,
     max_depth: int,
 ) -> tuple[Indices, Indices, Indices, Indices, Indices]:
     """A subtree of a partition player with lexicographic ties, grown by the kernel.
@@ -221,9 +216,9 @@ def grow_tree(
     """
     from evo_mastermind.kernels.trees import grow_tree as kernel_tree
 
-    reduction = known_heuristic(heuristic).compiled
+    reduction = heuristic.compiled
     if reduction is None:
-        raise ValueError(f"heuristic {heuristic!r} has no compiled form to grow trees with")
+        raise ValueError(f"heuristic {heuristic.name!r} has no compiled form to grow trees with")
     return kernel_tree(
         scorer.codes,
         scorer.counts,

@@ -1,8 +1,14 @@
-"""One game: a codemaker answers, a player asks, until the code is broken or a limit is hit."""
+"""One game: a codemaker answers, a player asks, until the code is broken or a limit is hit.
+
+:func:`play_game` is the one game loop: every game of a run, of ``evo-mastermind play``, and
+the interactive game in which the person at the terminal is the codemaker (a
+:class:`BaseCodemaker` of its own) are played by it.
+"""
 
 from __future__ import annotations
 
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, Protocol
 
@@ -36,23 +42,28 @@ class InvalidGuessError(ValueError):
     """A player offered something that is not a code of this game."""
 
 
-class Codemaker:
-    """Holds the secret and answers guesses truthfully.
+class BaseCodemaker(ABC):
+    """The codemaker's side of :func:`play_game`: each guess checked, then answered.
+
+    :class:`Codemaker` answers truthfully from the secret it holds; the person at the
+    terminal of ``evo-mastermind play --interactive`` is another codemaker, who answers as
+    they see fit.
 
     Args:
         space: the game size.
-        secret: the secret code, as letters or as a code array.
     """
 
-    def __init__(self, space: CodeSpace, secret: str | Code) -> None:
+    def __init__(self, space: CodeSpace) -> None:
         self.space = space
-        self.secret: Code = space.parse(secret) if isinstance(secret, str) else np.asarray(secret)
-        # Plain bytes and counts: for one short code, Python on bytes beats numpy's call overhead.
-        self._secret_bytes = self.secret.astype(np.uint8).tobytes()
-        self._secret_number = int.from_bytes(self._secret_bytes)
-        self._secret_counts = [
-            (colour, self._secret_bytes.count(colour)) for colour in set(self._secret_bytes)
-        ]
+
+    @property
+    @abstractmethod
+    def secret_letters(self) -> str:
+        """The secret as the game's record shows it (empty when the codemaker keeps it)."""
+
+    @abstractmethod
+    def respond(self, guess: Code) -> Response:
+        """The (black, white) response to a guess (a code of this game, checked)."""
 
     def check(self, guess: object) -> Code:
         """Return ``guess`` as a code of this game, or raise :class:`InvalidGuessError`.
@@ -92,6 +103,30 @@ class Codemaker:
             f"is a 1-D array of {pegs} integers from 0 to {top}, e.g. "
             f"np.zeros({pegs}, dtype=np.uint8)"
         )
+
+
+class Codemaker(BaseCodemaker):
+    """Holds the secret and answers guesses truthfully.
+
+    Args:
+        space: the game size.
+        secret: the secret code, as letters or as a code array.
+    """
+
+    def __init__(self, space: CodeSpace, secret: str | Code) -> None:
+        super().__init__(space)
+        self.secret: Code = space.parse(secret) if isinstance(secret, str) else np.asarray(secret)
+        # Plain bytes and counts: for one short code, Python on bytes beats numpy's call overhead.
+        self._secret_bytes = self.secret.astype(np.uint8).tobytes()
+        self._secret_number = int.from_bytes(self._secret_bytes)
+        self._secret_counts = [
+            (colour, self._secret_bytes.count(colour)) for colour in set(self._secret_bytes)
+        ]
+
+    @property
+    def secret_letters(self) -> str:
+        """The secret, in letters."""
+        return self.space.format(self.secret)
 
     def respond(self, guess: Code) -> Response:
         """The (black, white) response to a guess."""
@@ -250,7 +285,7 @@ class Codebreaker(Protocol):
 
 def play_game(
     player: Codebreaker,
-    codemaker: Codemaker,
+    codemaker: BaseCodemaker,
     rng: np.random.Generator,
     guess_limit: int | None = None,
     time_limit: float | None = None,
@@ -260,7 +295,8 @@ def play_game(
 
     Args:
         player: the codebreaker; :meth:`Player.start` is called here with ``rng``.
-        codemaker: holds the secret.
+        codemaker: answers each guess (:class:`Codemaker` holds the secret; an interactive
+            game's codemaker is the person at the terminal).
         rng: the game's own random generator (the only randomness the player may use).
         guess_limit: stop, unsolved, after this many guesses.
         time_limit: stop, unsolved, once the game's CPU time (the player's calls and the
@@ -272,6 +308,7 @@ def play_game(
 
     Raises:
         InconsistentResponsesError: the responses contradict each other (a lying codemaker).
+        Exception: whatever the codemaker raises (a person who stops answering) ends the game.
     """
     space = codemaker.space
     moves: list[Move] = []
@@ -294,7 +331,7 @@ def play_game(
         )
     player_seconds = time.thread_time() - cpu_start
     return GameResult(
-        secret=space.format(codemaker.secret),
+        secret=codemaker.secret_letters,
         moves=tuple(moves),
         outcome=outcome,
         seconds=time.perf_counter() - wall_start,
@@ -306,7 +343,7 @@ def play_game(
 
 def _play_moves(
     player: Codebreaker,
-    codemaker: Codemaker,
+    codemaker: BaseCodemaker,
     moves: list[Move],
     guess_limit: int | None,
     time_limit: float | None,

@@ -24,3 +24,21 @@ def lazy_exports(package: str, exports: Mapping[str, str]) -> Callable[[str], An
         return value
 
     return __getattr__
+
+
+def public_dir(package: str) -> Callable[[], list[str]]:
+    """A module ``__dir__`` listing its public API (``__all__``) and its dunder names.
+
+    ``dir()`` and tab completion then show the names that import on first use, and not
+    the machinery (``TYPE_CHECKING``, ``lazy_exports``) that defines them.
+
+    Args:
+        package: the package's ``__name__``.
+    """
+
+    def __dir__() -> list[str]:
+        namespace = vars(importlib.import_module(package))
+        dunders = (name for name in namespace if name.startswith("__") and name.endswith("__"))
+        return sorted({*namespace.get("__all__", ()), *dunders})
+
+    return __dir__

@@ -1,8 +1,10 @@
 """Partitions of a candidate set by a guess, and the readable definition of a best guess.
 
 The heuristics that score a partition are the table of :mod:`evo_mastermind.heuristics`
-(every score oriented so that *higher is better*); the built-ins' definitions are
-re-exported here, where they used to live.
+(every score oriented so that *higher is better*). The tie rules every exhaustive player
+follows are written here once: :func:`best_indices` (scores within
+:data:`SCORE_TOLERANCE` of the best tie) and :func:`prefer_consistent` (consistent codes
+win ties).
 """
 
 from __future__ import annotations
@@ -11,34 +13,11 @@ import numpy as np
 import numpy.typing as npt
 
 from evo_mastermind.codes import Codes, color_counts
-from evo_mastermind.heuristics import (
-    Counts,
-    Heuristic,
-    Scores,
-    entropy_score,
-    expected_size_score,
-    known_heuristic,
-    most_parts_score,
-    worst_case_score,
-)
+from evo_mastermind.heuristics import Counts, Heuristic, Scores
 from evo_mastermind.kernels.rules import SCORE_TOLERANCE
 from evo_mastermind.scoring import IndexedScorer, Packed
 
-__all__ = [
-    "PARTITION_BLOCK_CELLS",
-    "SCORE_TOLERANCE",
-    "Counts",
-    "Scores",
-    "best_guesses",
-    "best_indices",
-    "entropy_score",
-    "expected_size_score",
-    "local_entropy",
-    "most_parts_score",
-    "partition_counts",
-    "scored_partition_counts",
-    "worst_case_score",
-]
+Indices = npt.NDArray[np.int64]
 
 
 def partition_counts(responses: Packed, n_responses: int) -> Counts:
@@ -57,8 +36,8 @@ def partition_counts(responses: Packed, n_responses: int) -> Counts:
 
 def fewest_totals(
     responses: Packed,
-    rows: npt.NDArray[np.int64],
-    members: npt.NDArray[np.int64],
+    rows: Indices,
+    members: Indices,
     totals: npt.NDArray[np.float64],
     n_responses: int,
     win: int,
@@ -83,32 +62,6 @@ PARTITION_BLOCK_CELLS = 1 << 24
 """Responses held at once when partitioning a large set (16 M cells: tens of MB, not GB)."""
 
 
-def scored_partition_counts(
-    scorer: IndexedScorer,
-    guesses: npt.NDArray[np.int64] | None,
-    candidates: npt.NDArray[np.int64],
-    n_responses: int,
-) -> Counts:
-    """:func:`partition_counts` of guesses (indices; ``None`` for every code) against candidates.
-
-    The responses are computed a block of guesses at a time, so memory stays bounded when
-    both sets are large (e.g. 96,900 consistent codes after one guess on (6,9)).
-    """
-    n_guesses = scorer.space.size if guesses is None else guesses.size
-    rows = max(1, PARTITION_BLOCK_CELLS // max(1, candidates.size))
-    if n_guesses <= rows:
-        return partition_counts(scorer.matrix(guesses, candidates), n_responses)
-    everything = np.arange(n_guesses, dtype=np.int64) if guesses is None else guesses
-    return np.concatenate(
-        [
-            partition_counts(
-                scorer.matrix(everything[start : start + rows], candidates), n_responses
-            )
-            for start in range(0, n_guesses, rows)
-        ]
-    )
-
-
 def local_entropy(candidates: Codes, played: Codes, colors: int) -> Scores:
     """Local entropy (Runarsson & Merelo 2009, eq. 3) of each candidate joined to the played codes.
 
@@ -125,33 +78,46 @@ def local_entropy(candidates: Codes, played: Codes, colors: int) -> Scores:
     return terms.sum(axis=1)
 
 
-def best_indices(scores: Scores) -> npt.NDArray[np.int64]:
+def best_indices(scores: Scores) -> Indices:
     """Positions of every score tied with the best (within :data:`SCORE_TOLERANCE`)."""
     return np.flatnonzero(scores >= scores.max() - SCORE_TOLERANCE)
 
 
+def prefer_consistent(tied: Indices, consistent: Indices) -> Indices:
+    """Consistent codes win ties: the tied guesses that are consistent, else every tied guess.
+
+    Args:
+        tied: the tied best guesses (code indices), in the order they are kept.
+        consistent: the indices of the codes still consistent, sorted.
+    """
+    # Sorted, so membership is a binary search.
+    at = np.minimum(np.searchsorted(consistent, tied), consistent.size - 1)
+    inside = tied[consistent[at] == tied]
+    return inside if inside.size else tied
+
+
 def best_guesses(
     scorer: IndexedScorer,
-    candidates: npt.NDArray[np.int64],
+    candidates: Indices,
     pool_all: bool,
-    heuristic: str | Heuristic,
+    heuristic: Heuristic,
     first_only: bool,
-) -> npt.NDArray[np.int64]:
+) -> Indices:
     """Every best guess of a partition player at a position, sorted (or only the first).
 
     The readable definition that :func:`evo_mastermind.kernels.choose` computes faster
     (for heuristics with a compiled form):
     with two candidates or fewer every one is best; otherwise every guess of the pool (every
-    code, or the candidates) is scored under ``heuristic`` and the tied ones kept,
-    consistent ones first when the pool is every code. Spaces with a response table are
-    played with this (no compiler to start); the tests hold the kernel to it.
+    code, or the candidates, sorted) is scored under ``heuristic`` and the tied ones kept,
+    consistent ones winning ties (:func:`prefer_consistent`) when the pool is every code.
+    Spaces with a response table are played with this (no compiler to start); the tests
+    hold the kernel to it.
     """
     if candidates.size <= 2:
         return candidates[:1] if first_only else candidates
     guesses = np.arange(scorer.space.size, dtype=np.int64) if pool_all else candidates
     counts = partition_counts(scorer.matrix(guesses, candidates), scorer.space.n_responses)
-    tied = guesses[best_indices(known_heuristic(heuristic).scores(counts))]
+    tied = guesses[best_indices(heuristic.scores(counts))]
     if pool_all:
-        inside = tied[np.isin(tied, candidates, assume_unique=True)]
-        tied = inside if inside.size else tied
+        tied = prefer_consistent(tied, candidates)
     return tied[:1] if first_only else tied

@@ -10,8 +10,10 @@ from matplotlib.figure import Figure
 
 import evo_mastermind as em
 from evo_mastermind.analysis import AnalysisError, load_games, write_report
+from evo_mastermind.analysis.analysis import TABLES
 from evo_mastermind.api import RunOptionsError
 from evo_mastermind.runner.config import ConfigError
+from evo_mastermind.runner.storage import REPORT_OUTPUTS, ResultsDir
 
 
 def small(**changes: Any) -> dict[str, Any]:
@@ -76,8 +78,10 @@ def test_report_is_the_written_one(played: em.Results) -> None:
     assert played._repr_markdown_() == markdown
 
 
-def test_no_published_table_means_no_comparison(played: em.Results) -> None:
-    assert played.published is None and played.comparison() is None
+def test_no_published_table_means_no_comparison_and_says_why(played: em.Results) -> None:
+    assert played.published is None
+    with pytest.raises(AnalysisError, match=r"^small has no published table to compare with: its"):
+        played.comparison()
 
 
 @pytest.mark.parametrize("kind", ["distribution", "cumulative", "evaluations", "heatmap"])
@@ -91,7 +95,7 @@ def test_every_plot_kind(played: em.Results, kind: str, tmp_path: Path) -> None:
 def test_a_study_by_name_compares_with_its_published_table(tmp_path: Path) -> None:
     results = em.run("paper/table2", out=tmp_path / "t2", runs=1, executor="serial", progress=False)
     comparison = results.comparison()
-    assert comparison is not None and len(comparison) == 5
+    assert len(comparison) == 5
     assert set(comparison["verdict"]) <= {
         "inside the published range",
         "outside: below the published range",
@@ -137,8 +141,13 @@ def test_bad_options_are_one_line(options: dict[str, Any], message: str, tmp_pat
 
 
 def test_results_already_there_are_kept_unless_asked(played: em.Results) -> None:
-    with pytest.raises(em.InvalidGameError, match="already holds results; use --resume"):
+    with pytest.raises(
+        em.InvalidGameError,
+        match=r"already holds results; use resume=True to finish that run or force=True to",
+    ):
         em.run(small(), out=played.path, executor="serial", progress=False)
+    with pytest.raises(em.InvalidGameError, match="already holds results; use --resume"):
+        em.run(small(), out=played.path, executor="serial", progress=False, spelling=lambda o: o)
     resumed = em.run(small(), out=played.path, executor="serial", progress=False, resume=True)
     assert resumed.outcome is not None and resumed.outcome.played == 0
 
@@ -165,3 +174,138 @@ def test_effect_sizes_and_confidence_intervals(played: em.Results) -> None:
     assert sorted(intervals["mean"].round(9)) == sorted(means.round(9))
     # Seeded by the experiment's root seed: the same intervals every time.
     pd.testing.assert_frame_equal(intervals, played.confidence_intervals(seed=5))
+
+
+def three_players(test_on: str) -> dict[str, Any]:
+    """Three players on two sizes: every pair, block and table the report writes."""
+    return small(
+        name=f"on-{test_on}",
+        game=[{"pegs": 2, "colors": 4}, {"pegs": 3, "colors": 3}],
+        runs=4,
+        statistics={"test_on": test_on, "holm": test_on == "runs"},
+        players=[
+            {"label": "Random", "player": "random"},
+            {"label": "EDA", "player": "eda", "population_size": 8},
+            {"label": "Entropy", "player": "entropy"},
+        ],
+    )
+
+
+TOURNAMENT = {
+    "name": "tournament",
+    "game": {"pegs": 4, "colors": 4},
+    "secrets": [{"scsa": "insert_colors", "n": 2}, {"scsa": "two_color", "n": 2}],
+    "runs": 1,
+    "seed": 3,
+    "guess_limit": 100,
+    "report": "tournament",
+    "players": [{"label": "fcol", "player": "fcol"}, {"label": "joint", "player": "joint"}],
+}
+
+
+def as_csv(table: pd.DataFrame | None) -> str:
+    assert table is not None
+    return table.to_csv(index=False)
+
+
+@pytest.mark.parametrize("test_on", ["games", "runs"])
+def test_every_table_of_the_api_is_the_file_the_report_wrote(test_on: str, tmp_path: Path) -> None:
+    results = em.run(three_players(test_on), out=tmp_path / "r", executor="serial", progress=False)
+    results.write_report()  # as `evo-mastermind run` does
+    written = [(table.name, table.file) for table in TABLES if table.report == "paper"]
+    assert [file for _, file in written if file] == [
+        "summary.csv", "wilcoxon.csv", "a12.csv", "intervals.csv", "by_size.csv"
+    ]  # fmt: skip
+    for name, file in written:
+        if file is not None:  # row for row, in orientation, to the last digit
+            assert as_csv(results.table(name)) == (results.path / file).read_text(), file
+    again = em.load(results.path)  # a fresh object, as a notebook opens the results
+    methods = {
+        "summary.csv": again.summary(),
+        "wilcoxon.csv": again.tests(),
+        "a12.csv": again.effect_sizes(),
+        "intervals.csv": again.confidence_intervals(),
+    }
+    for file, frame in methods.items():
+        assert frame.to_csv(index=False) == (results.path / file).read_text(), file
+    tests, a12 = again.tests(), again.effect_sizes()
+    assert list(zip(tests["a"], tests["b"], strict=True)) == list(
+        zip(a12["label_a"], a12["label_b"], strict=True)
+    )
+    assert list(dict.fromkeys(tests["a"])) == ["Random", "EDA"]  # the config's order
+    # What the tests compare, the A12 and the intervals compare: run means or games.
+    per_block = {4} if test_on == "runs" else {4 * 16, 4 * 27}
+    assert set(tests["n_a"]) == set(again.confidence_intervals()["n"]) == per_block
+    assert again.report() == (results.path / "report.md").read_text()
+
+
+def test_a_tournaments_tables_are_the_files_it_wrote(tmp_path: Path) -> None:
+    results = em.run(TOURNAMENT, out=tmp_path / "t", executor="serial", progress=False)
+    results.write_report()
+    with pytest.raises(AnalysisError, match="a tournament is compared with no published table"):
+        results.comparison()
+    files = [(t.name, t.file) for t in TABLES if t.report == "tournament" and t.file]
+    assert [file for _, file in files] == ["tournament.csv", "score_tests.csv"]
+    for name, file in files:
+        assert as_csv(results.table(name)) == (results.path / file).read_text(), file
+    assert results.report() == (results.path / "report.md").read_text()
+
+
+def test_every_file_the_report_writes_is_named_by_the_results_contract(tmp_path: Path) -> None:
+    assert {table.file for table in TABLES if table.file} | {"report.md"} <= set(REPORT_OUTPUTS)
+    assert {"a12.csv", "intervals.csv"} <= set(REPORT_OUTPUTS)
+
+
+def plant_own_files(folder: Path) -> None:
+    (folder / "plots").mkdir(exist_ok=True)
+    (folder / "plots" / "mine.png").write_bytes(b"mine")
+    (folder / "notes.txt").write_text("keep")
+
+
+def left_by_the_report(folder: Path) -> set[str]:
+    return {name for name in REPORT_OUTPUTS if (folder / name).exists()}
+
+
+def test_force_leaves_no_file_of_the_previous_report(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    em.run(three_players("runs"), out=out, executor="serial", progress=False).write_report()
+    assert {"a12.csv", "intervals.csv", "by_size.csv"} <= left_by_the_report(out)
+    plant_own_files(out)
+    em.run(TOURNAMENT, out=out, executor="serial", progress=False, force=True).write_report()
+    assert left_by_the_report(out) == {"tournament.csv", "score_tests.csv", "report.md"}
+    assert (out / "plots" / "mine.png").read_bytes() == b"mine"
+    assert (out / "notes.txt").read_text() == "keep"
+
+
+def test_force_stopped_by_ctrl_c_leaves_no_file_of_the_previous_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "r"
+    em.run(three_players("games"), out=out, executor="serial", progress=False).write_report()
+    assert {"a12.csv", "intervals.csv", "summary.csv"} <= left_by_the_report(out)
+    plant_own_files(out)
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ResultsDir, "write_shard", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        em.run(TOURNAMENT, out=out, executor="serial", progress=False, force=True).write_report()
+    assert left_by_the_report(out) == set() and not ResultsDir(out).shards()
+    assert (out / "plots" / "mine.png").read_bytes() == b"mine"
+    assert (out / "notes.txt").read_text() == "keep"
+
+
+def test_the_runners_advice_is_in_python_words() -> None:
+    from evo_mastermind.api import in_python_words
+
+    damaged = "rerun the config with --resume --out /r/t to move it to /r/t/set-aside"
+    assert in_python_words(damaged) == (
+        "rerun the config with resume=True, out='/r/t' to move it to /r/t/set-aside"
+    )
+    assert in_python_words("choose an empty or new --out directory (--force never replaces)") == (
+        "choose an empty or new out directory (force=True never replaces)"
+    )
+    assert in_python_words("or pass --allow-large; or another --out") == (
+        "or pass allow_large=True; or another out directory"
+    )

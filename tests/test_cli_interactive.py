@@ -3,9 +3,14 @@
 import io
 import re
 
+import numpy as np
 import pytest
 
 from evo_mastermind.cli import main
+from evo_mastermind.cli.play import PersonAtTheTerminal
+from evo_mastermind.codes import CodeSpace
+from evo_mastermind.game import Codemaker, play_game
+from evo_mastermind.players import make_player
 from evo_mastermind.scoring import score
 
 
@@ -118,3 +123,18 @@ def test_huge_or_garbage_answers_get_a_short_message(
     assert status == 2 and "Traceback" not in out + err and err.count("\n") == 1
     complaint = next(text for text in out.splitlines() if "answer again" in text)
     assert len(complaint) < 160
+
+
+def test_the_person_is_a_codemaker_of_the_one_game_loop(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    space = CodeSpace(4, 6)
+    stdin = Truthful(capsys, "ABBC", [])
+    monkeypatch.setattr("sys.stdin", stdin)
+    person = PersonAtTheTerminal(space)
+    game = play_game(make_player("knuth", space), person, np.random.default_rng(0))
+    # The same game as against the codemaker holding the secret, the secret kept unsaid.
+    knuth = make_player("knuth", space)
+    truthful = play_game(knuth, Codemaker(space, "ABBC"), np.random.default_rng(0))
+    assert game.moves == truthful.moves and game.solved and game.secret == ""
+    assert person.answered == game.n_guesses and person.checker.answers == game.n_guesses - 1

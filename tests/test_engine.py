@@ -61,7 +61,7 @@ def test_a_large_consistent_pool_without_a_compiled_form_is_scored_per_class(nam
     candidates = np.flatnonzero(scorer.counts[:, 0] == 0)
     assert candidates.size >= engine.CLASSES_FROM
     uncompiled = Heuristic(known_heuristic(name).score, name=name)
-    expected = best_guesses(scorer, candidates, False, name, False)
+    expected = best_guesses(scorer, candidates, False, known_heuristic(name), False)
     played = (0,)  # AAAA
     got = engine.best_guesses_at(without_table(space), candidates, played, False, uncompiled, False)
     assert got.tolist() == expected.tolist()
@@ -73,15 +73,16 @@ def test_pool_scores_agree_every_way(name: str) -> None:
     table, large = indexed_scorer(space), without_table(space)
     guesses = np.arange(0, space.size, 3, dtype=np.int64)
     candidates = np.arange(0, space.size, 5, dtype=np.int64)
-    expected = engine.pool_scores(table, guesses, candidates, name)
-    uncompiled = Heuristic(known_heuristic(name).score, name=name)
-    for scorer, heuristic in ((large, name), (large, uncompiled)):
+    compiled = known_heuristic(name)
+    expected = engine.pool_scores(table, guesses, candidates, compiled)
+    uncompiled = Heuristic(compiled.score, name=name)
+    for scorer, heuristic in ((large, compiled), (large, uncompiled)):
         got = engine.pool_scores(scorer, guesses, candidates, heuristic)
         np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
 
 
 def test_trees_are_grown_only_with_a_compiled_form() -> None:
-    assert engine.can_grow_trees("entropy")
+    assert engine.can_grow_trees(known_heuristic("entropy"))
     uncompiled = Heuristic(known_heuristic("entropy").score, name="slow")
     assert not engine.can_grow_trees(uncompiled)
     space = CodeSpace(3, 3)

@@ -9,7 +9,7 @@ from evo_mastermind.partitions import (
     best_indices,
     local_entropy,
     partition_counts,
-    scored_partition_counts,
+    prefer_consistent,
 )
 from evo_mastermind.scoring import indexed_scorer
 
@@ -24,20 +24,13 @@ def test_first_guess_partitions_of_the_classic_game() -> None:
     assert counts.sum() == 1296 and counts.max() == 256  # Knuth's minimax value for AABB
 
 
-def test_partitions_computed_in_blocks_equal_the_whole_matrix(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    space = CodeSpace(4, 6)
-    scorer = indexed_scorer(space)
-    candidates = np.arange(0, space.size, 7, dtype=np.int64)
-    whole = partition_counts(scorer.matrix(None, candidates), space.n_responses)
-    monkeypatch.setattr("evo_mastermind.partitions.PARTITION_BLOCK_CELLS", 1000)  # 5-row blocks
-    blocked = scored_partition_counts(scorer, None, candidates, space.n_responses)
-    assert np.array_equal(blocked, whole)
-    some = np.array([5, 17, 900], dtype=np.int64)
-    assert np.array_equal(
-        scored_partition_counts(scorer, some, candidates, space.n_responses), whole[some]
-    )
+def test_consistent_codes_win_ties() -> None:
+    consistent = np.array([3, 8, 20, 41], dtype=np.int64)
+    tied = np.array([2, 8, 19, 41, 50], dtype=np.int64)
+    assert prefer_consistent(tied, consistent).tolist() == [8, 41]
+    # No tied code consistent: every tied guess stays (on either side of the consistent ones).
+    assert prefer_consistent(np.array([0, 9, 60]), consistent).tolist() == [0, 9, 60]
+    assert prefer_consistent(np.array([], dtype=np.int64), consistent).tolist() == []
 
 
 def test_scores_are_oriented_higher_is_better() -> None:

@@ -2,7 +2,8 @@
 
 Entry points for a results directory: :func:`write_report` (``summary.csv``,
 ``wilcoxon.csv``, ``a12.csv``, ``intervals.csv``, ``report.md``) and :func:`plot_results`.
-Everything else works on pandas DataFrames, for notebooks.
+:class:`Analysis` holds every table of one experiment, each computed once; the report and
+:class:`evo_mastermind.Results` read it. Everything else works on pandas DataFrames.
 """
 
 from typing import TYPE_CHECKING
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING
 from evo_mastermind.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from evo_mastermind.analysis.analysis import Analysis
     from evo_mastermind.analysis.effect_sizes import (
         a12_magnitude,
         mean_confidence_intervals,
@@ -59,6 +61,7 @@ if TYPE_CHECKING:
 
 # Names resolve on first use (PEP 562): pandas, scipy and matplotlib load when used.
 _EXPORTS = {
+    "Analysis": "evo_mastermind.analysis.analysis",
     "a12_magnitude": "evo_mastermind.analysis.effect_sizes",
     "mean_confidence_intervals": "evo_mastermind.analysis.effect_sizes",
     "pairwise_a12": "evo_mastermind.analysis.effect_sizes",
@@ -107,6 +110,7 @@ __all__ = [
     "OKABE_ITO",
     "PLOT_KINDS",
     "SUMMARY_COLUMNS",
+    "Analysis",
     "AnalysisError",
     "PlotKind",
     "Report",

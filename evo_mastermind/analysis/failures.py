@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from evo_mastermind.analysis.results import BLOCK_COLUMNS
+
 FLAG = "†"
 """Marks, in the report's tables, a player with failed games."""
 
@@ -48,18 +50,45 @@ def _first(failed: pd.DataFrame, seed: int | None) -> str:
     )
 
 
-def failure_notes(block: pd.DataFrame, labels: list[str]) -> list[str]:
-    """The report's notes under a table: one per flagged player of ``labels``."""
+FAILURE_COLUMNS = (*BLOCK_COLUMNS, "label", "games", "failed", "reasons", "first")
+"""Columns of :func:`failure_table`: ``reasons`` and ``first`` in words, as the report says them."""
+
+
+def failure_table(games: pd.DataFrame) -> pd.DataFrame:
+    """Per block and player with failed games: how many of its games failed, why, the first.
+
+    Returns:
+        Columns :data:`FAILURE_COLUMNS`, in game order; players without a failed game have
+        no row.
+    """
+    keys = [*BLOCK_COLUMNS, "label"]
+    failed = failed_games(games)
+    if failed.empty:
+        return pd.DataFrame(columns=list(FAILURE_COLUMNS))
+    played = dict(games.groupby(keys, sort=False).size().items())
+    rows = []
+    for key, mine in failed.groupby(keys, sort=False):
+        pegs, colors, secrets, label = key
+        why = (_reasons(mine), _first(mine, None))
+        rows.append((pegs, colors, secrets, str(label), int(played[key]), len(mine), *why))
+    return pd.DataFrame(rows, columns=list(FAILURE_COLUMNS))
+
+
+def failure_notes(failures: pd.DataFrame, labels: list[str]) -> list[str]:
+    """The report's notes under a table: one per flagged player of ``labels``.
+
+    Args:
+        failures: one block's rows of :func:`failure_table`.
+        labels: the table's players, in its order.
+    """
     notes = []
-    failed = failed_games(block)
-    for label in labels:
-        mine = failed[failed["label"].astype(str) == label]
-        if mine.empty:
-            continue
-        played = int((block["label"].astype(str) == label).sum())
+    by_label = {str(row["label"]): row for row in failures.to_dict("records")}
+    for label in (label for label in labels if label in by_label):
+        row = by_label[label]
+        played, failed = int(row["games"]), int(row["failed"])
         notes.append(
-            f"- {FLAG} **{label}**: {len(mine):,} of {played:,} games failed ({_reasons(mine)}); "
-            f"its figures cover its {played - len(mine):,} solved games only; {_first(mine, None)}."
+            f"- {FLAG} **{label}**: {failed:,} of {played:,} games failed ({row['reasons']}); "
+            f"its figures cover its {played - failed:,} solved games only; {row['first']}."
         )
     return notes
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from evo_mastermind.analysis.results import BLOCK_COLUMNS
+
 
 @dataclass(frozen=True)
 class Optimum:
@@ -72,15 +74,47 @@ def known_optimum(pegs: int, colors: int) -> Optimum | None:
     return Optimum(total / colors**pegs, total, COMPUTED)
 
 
-def optimum_lines(summary: pd.DataFrame, pegs: int, colors: int) -> list[str]:
-    """Markdown: the optimum of the block's game and each player's distance above it."""
-    optimum = known_optimum(pegs, colors)
-    if optimum is None or summary.empty:
+OPTIMUM_COLUMNS = (*BLOCK_COLUMNS, "player", "mean", "optimum", "above", "total", "source")
+"""Columns of :func:`optimum_table` (``total``: the optimum's guesses over every secret)."""
+
+
+def optimum_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """Each summary row of a game with a known optimum: its mean and how far above it lies.
+
+    Args:
+        summary: a table from :func:`~evo_mastermind.analysis.summary.summary_table`.
+
+    Returns:
+        Columns :data:`OPTIMUM_COLUMNS`, in the summary's order; rows of games without a
+        known optimum are left out.
+    """
+    rows = []
+    for row in summary.to_dict("records"):
+        pegs, colors = int(row["pegs"]), int(row["colors"])
+        optimum = known_optimum(pegs, colors)
+        if optimum is None:
+            continue
+        mean = float(row["mean"])
+        total = float("nan") if optimum.total is None else optimum.total
+        figures = (mean, optimum.mean, mean - optimum.mean, total, optimum.source)
+        rows.append((pegs, colors, row["secrets"], row["player"], *figures))
+    return pd.DataFrame(rows, columns=list(OPTIMUM_COLUMNS))
+
+
+def optimum_lines(floor: pd.DataFrame) -> list[str]:
+    """Markdown: one block's optimum and each player's distance above it.
+
+    Args:
+        floor: the block's rows of :func:`optimum_table` (none: no line).
+    """
+    if floor.empty:
         return []
-    figure = f"{optimum.mean:.3f}" + (
-        f" ({optimum.total} guesses over {colors**pegs} secrets)" if optimum.total else ""
+    first = floor.iloc[0]
+    pegs, colors, total = int(first["pegs"]), int(first["colors"]), first["total"]
+    figure = f"{float(first['optimum']):.3f}" + (
+        "" if pd.isna(total) else f" ({int(total)} guesses over {colors**pegs} secrets)"
     )
-    lines = [f"Optimum: {figure}, {optimum.source}. Each player's mean above it:", ""]
-    for player, mean in zip(summary["player"], summary["mean"], strict=True):
-        lines.append(f"- {player}: {mean:.3f}, {mean - optimum.mean:+.3f} above the optimum")
+    lines = [f"Optimum: {figure}, {first['source']}. Each player's mean above it:", ""]
+    for player, mean, above in zip(floor["player"], floor["mean"], floor["above"], strict=True):
+        lines.append(f"- {player}: {mean:.3f}, {above:+.3f} above the optimum")
     return [*lines, ""]

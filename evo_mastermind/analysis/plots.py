@@ -1,29 +1,60 @@
 """Plots of a games table: guess-count distributions, evaluations against guesses, heat maps.
 
-Figures are built as :class:`matplotlib.figure.Figure` objects without pyplot, so nothing
-depends on a display: PNG is rendered by Agg and PDF by matplotlib's PDF backend, chosen by
-the output file's suffix. Colours follow the Okabe–Ito palette (colour-blind safe), maps use
-viridis, and every figure carries the experiment's name and game size in its title.
+Figures are :class:`~evo_mastermind.analysis.figures.PaperFigure` objects built without
+pyplot, so nothing depends on a display: they show themselves in Jupyter with no magic, and
+save as 300-dpi PNG or as vector PDF with TrueType fonts, by the output file's suffix, at a
+paper's size (:mod:`evo_mastermind.analysis.figures`). Each takes a title, a size and the
+players to show, in order. Colours follow the Okabe–Ito palette (colour-blind safe) and
+each player keeps its colour from plot to plot, and every figure says under it what it
+leaves out (players that did not play a block or count evaluations, unsolved games).
+Heat maps are in :mod:`evo_mastermind.analysis.heatmap`.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 from evo_mastermind.analysis.convergence import load_moves, plot_convergence
+from evo_mastermind.analysis.figures import (
+    COLUMN_PLAYERS,
+    COLUMN_WIDTH,
+    DISPLAY_DPI,
+    HATCHES,
+    LEGEND_ROW_HEIGHT,
+    LINE_STYLES,
+    NOTE_LINE_HEIGHT,
+    OKABE_ITO,
+    PAPER_STYLE,
+    SAVE_DPI,
+    TEXT_WIDTH,
+    TITLE_HEIGHT,
+    PaperFigure,
+    add_note,
+    chosen_players,
+    cycle_styles,
+    legend_above,
+    legend_rows,
+    paper_style,
+    player_colours,
+    save_figure,
+    set_title,
+    width_for,
+    wrapped_notes,
+)
+from evo_mastermind.analysis.heatmap import plot_heatmap
 from evo_mastermind.analysis.kinds import PLOT_KINDS as PLOT_KINDS  # re-exported for callers
 from evo_mastermind.analysis.optimum import known_optimum
 from evo_mastermind.analysis.results import (
     AnalysisError,
     Experiment,
     blocks,
-    label_order,
     load_experiment,
     load_games,
     require_columns,
@@ -32,68 +63,22 @@ from evo_mastermind.analysis.results import (
 from evo_mastermind.analysis.summary import solved_games
 from evo_mastermind.runner.record import as_record
 
-OKABE_ITO = (
-    "#E69F00",  # orange
-    "#56B4E9",  # sky blue
-    "#009E73",  # bluish green
-    "#0072B2",  # blue
-    "#D55E00",  # vermillion
-    "#CC79A7",  # reddish purple
-    "#F0E442",  # yellow (last: faint on white)
-    "#000000",
-)
-"""Okabe & Ito's colour-blind-safe palette; players beyond eight reuse it in order."""
-
-DPI = 100
-"""Dots per inch of PNG output: a figure of w × h inches is w·DPI × h·DPI pixels."""
-
-PANEL_SIZE = (9.0, 4.5)
-"""Inches of one distribution panel (one per pegs, colors and secrets)."""
-EVALUATIONS_SIZE = (8.0, 5.5)
-HEATMAP_CELL = (4.2, 3.4)
-"""Inches of one heat-map panel; the grid is players (rows) × metrics (columns)."""
-
-HEATMAP_ANNOTATED_UP_TO = 6
-"""Heat maps with at most this many rows and columns print each cell's value."""
-
-HEATMAP_METRICS = (
-    ("mean_guesses", "mean guesses", ".2f"),
-    ("mean_seconds", "mean seconds per game", ".3g"),
-    ("win_rate", "win rate", ".2f"),
-)
-"""(column, title, cell format) of each heat-map metric."""
-
-
-def player_colours(labels: Sequence[str]) -> dict[str, str]:
-    """One palette colour per label, in the order given."""
-    return {label: OKABE_ITO[index % len(OKABE_ITO)] for index, label in enumerate(labels)}
-
-
-HATCHES = ("", "////", "....", "xxxx")
-LINE_STYLES = ("-", "--", ":", "-.")
-LEGEND_INSIDE_LIMIT = 6
-"""With more players than this the legend moves beside the axes."""
-
-
-def _cycle(labels: Sequence[str], styles: Sequence[str]) -> dict[str, str]:
-    # Once the eight palette colours are used up, the next round differs in pattern.
-    return {label: styles[(i // len(OKABE_ITO)) % len(styles)] for i, label in enumerate(labels)}
-
-
-def _legend(axis: Any, title: str, count: int, inside: str = "best") -> None:
-    if count > LEGEND_INSIDE_LIMIT:
-        axis.legend(title=title, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    else:
-        axis.legend(title=title, fontsize=8, loc=inside)
-
-
-def _title(experiment: Experiment, games: pd.DataFrame) -> str:
-    return f"{as_record(experiment).name}: {size_text(games)}"
+PANEL_HEIGHT = 1.9
+"""Inches of the axes of one distribution panel (one per pegs, colors and secrets)."""
+GRID_FROM_BLOCKS = 3
+"""From this many blocks (of at most four players), panels go two abreast."""
+EVALUATIONS_HEIGHT = 2.3
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
+"""The evaluations plot's marker of each block (pegs, colors, secrets), in order."""
 
 
 def _block_name(key: tuple[int, int, str]) -> str:
     pegs, colors, secrets = key
     return f"({pegs},{colors}), secrets: {secrets}"
+
+
+def _names(labels: Sequence[str]) -> str:
+    return ", ".join(labels)
 
 
 def _solved_shares(block: pd.DataFrame, labels: Sequence[str]) -> tuple[np.ndarray, pd.DataFrame]:
@@ -108,199 +93,321 @@ def _solved_shares(block: pd.DataFrame, labels: Sequence[str]) -> tuple[np.ndarr
     return counts, pd.DataFrame(shares, index=counts)
 
 
-def _panels(games: pd.DataFrame, experiment: Experiment) -> tuple[Figure, list[Any], list[str]]:
+def _where(key: tuple[int, int, str], sources: int) -> str:
+    # The secret source is named only when the games have several.
+    return _block_name(key) if sources > 1 else f"({key[0]},{key[1]})"
+
+
+def _listed(by_player: dict[str, list[str]]) -> str:
+    """``a at (4,6), (5,8); b at (6,9)``, or the players alone when nothing says where."""
+    return "; ".join(
+        f"{label} {', '.join(places)}".strip() for label, places in by_player.items() if places
+    )
+
+
+def _panels(
+    games: pd.DataFrame,
+    experiment: Experiment,
+    title: str | None,
+    size: tuple[float, float] | None,
+    players: Sequence[str] | None,
+    legend_names: Callable[[pd.DataFrame, list[str]], list[str]],
+    titled: bool,
+    notes: Callable[[list[tuple[tuple[int, int, str], pd.DataFrame, list[str]]]], list[str]],
+) -> tuple[PaperFigure, list[tuple[Any, tuple[int, int, str], pd.DataFrame, list[str]]], list[str]]:
+    """A figure of one panel per block, each with its block and the chosen players in it.
+
+    Also returns every label (for colours); the figure's notes name the players absent from
+    a block, then what ``notes`` says of the blocks.
+    """
     require_columns(games, ("label", "n_guesses", "solved", "pegs", "colors", "secrets"))
-    labels = label_order(games, experiment)
-    rows = len(blocks(games))
-    figure = Figure(figsize=(PANEL_SIZE[0], PANEL_SIZE[1] * rows), dpi=DPI, layout="constrained")
-    axes = list(np.atleast_1d(figure.subplots(rows, 1, squeeze=False)[:, 0]))
-    figure.suptitle(_title(experiment, games))
-    return figure, axes, labels
+    games, order, everyone = chosen_players(games, experiment, players)
+    split = blocks(games)
+    several = len(split) > 1
+    sources = games["secrets"].nunique()
+    # Several blocks of a few players go two abreast across the text width.
+    columns = 2 if len(split) >= GRID_FROM_BLOCKS and len(order) <= COLUMN_PLAYERS else 1
+    width = size[0] if size else (TEXT_WIDTH if columns == 2 else width_for(len(order)))
+    rows = math.ceil(len(split) / columns)
+    shown = [
+        [label for label in order if label in set(block["label"].astype(str))] for _, block in split
+    ]
+    absent: dict[str, list[str]] = {label: [] for label in order}
+    for (key, _), present in zip(split, shown, strict=True):
+        for label in order:
+            if label not in present:
+                absent[label].append(("at " if not absent[label] else "") + _where(key, sources))
+    said = ([f"Not played: {_listed(absent)}."] if any(absent.values()) else []) + notes(
+        [(key, block, present) for (key, block), present in zip(split, shown, strict=True)]
+    )
+    if size is None:
+        heights = [
+            legend_rows(legend_names(block, present), width / columns)
+            + int(titled)
+            + int(several)  # the legend's title lines
+            for (_, block), present in zip(split, shown, strict=True)
+        ]
+        # A row of panels is as tall as its tallest legend.
+        legends = sum(max(heights[row * columns : (row + 1) * columns]) for row in range(rows))
+        size = (
+            width,
+            PANEL_HEIGHT * rows
+            + LEGEND_ROW_HEIGHT * legends
+            + TITLE_HEIGHT
+            + NOTE_LINE_HEIGHT * len(wrapped_notes(said, width))
+            + 0.4,
+        )
+    figure = PaperFigure(figsize=size, layout="constrained")
+    axes = list(figure.subplots(rows, columns, squeeze=False).flat)
+    for spare in axes[len(split) :]:  # an odd number of blocks leaves the last cell empty
+        spare.remove()
+    axes = axes[: len(split)]
+    only = "" if several else f": {_block_name(split[0][0])}"
+    set_title(figure, title, as_record(experiment).name + only)
+    add_note(figure, said)
+    panels = [
+        (axis, key, block, present)
+        for axis, (key, block), present in zip(axes, split, shown, strict=True)
+    ]
+    return figure, panels, everyone
 
 
-def plot_distribution(games: pd.DataFrame, experiment: Experiment) -> Figure:
-    """Share of games solved in exactly n guesses, players side by side, means marked."""
-    figure, axes, labels = _panels(games, experiment)
-    colours, hatches = player_colours(labels), _cycle(labels, HATCHES)
-    for axis, (key, block) in zip(axes, blocks(games), strict=True):
-        present = [label for label in labels if label in set(block["label"])]
-        counts, shares = _solved_shares(block, present)
-        width = 0.8 / len(present)
-        for index, label in enumerate(present):
-            mean = float(solved_games(block[block["label"] == label])["n_guesses"].mean())
-            offset = (index - (len(present) - 1) / 2) * width
-            # The mean's value goes in the legend: the dashed lines of close means overlap.
-            name = f"{label} (mean {mean:.3f})"
-            axis.bar(
-                counts + offset,
-                shares[label],
-                width,
-                color=colours[label],
-                hatch=hatches[label],
-                edgecolor="white",
-                linewidth=0,
-                label=name,
-            )
-            axis.axvline(mean, color=colours[label], linestyle="--", linewidth=1.2)
-        optimum = known_optimum(key[0], key[1])
-        if optimum is not None:  # the floor every player's mean is measured against
-            axis.axvline(optimum.mean, color="black", linestyle=":", linewidth=1.5)
-            axis.annotate(
-                f"optimum {optimum.mean:.3f}",
-                (optimum.mean, 1.0),
-                xycoords=("data", "axes fraction"),
-                rotation=90,
-                ha="right",
-                va="top",
-                fontsize=7,
-            )
-        axis.set_xticks(counts)
-        axis.set_xlabel("guesses to solve")
-        axis.set_ylabel("share of games")
-        axis.set_title(_block_name(key), fontsize=10)
-        _legend(axis, "player (dashed line: mean guesses)", len(present))
-    return figure
+def _panel_width(axis: Any, width: float) -> float:
+    """Inches of one panel's share of a figure ``width`` inches wide."""
+    return width / int(axis.get_subplotspec().get_gridspec().ncols)
 
 
-def plot_cumulative(games: pd.DataFrame, experiment: Experiment) -> Figure:
-    """Share of games solved within n guesses, one step line per player."""
-    figure, axes, labels = _panels(games, experiment)
-    colours, styles = player_colours(labels), _cycle(labels, LINE_STYLES)
-    for axis, (key, block) in zip(axes, blocks(games), strict=True):
-        present = [label for label in labels if label in set(block["label"])]
-        counts, shares = _solved_shares(block, present)
+def _unsolved(panels: list[tuple[tuple[int, int, str], pd.DataFrame, list[str]]]) -> list[str]:
+    """The note of games left out of a distribution: the unsolved ones, per player and block."""
+    several = len(panels) > 1
+    sources = len({key[2] for key, _, _ in panels})
+    failing: dict[str, list[str]] = {}
+    for key, block, present in panels:
         for label in present:
-            axis.step(
-                counts,
-                shares[label].cumsum(),
-                where="post",
-                color=colours[label],
-                linestyle=styles[label],
-                label=label,
-                linewidth=1.8,
-            )
-        axis.set_xticks(counts)
-        axis.set_ylim(0, 1.02)
-        axis.set_xlabel("guesses")
-        axis.set_ylabel("share of games solved within n guesses")
-        axis.set_title(_block_name(key), fontsize=10)
-        _legend(axis, "player", len(present), inside="lower right")
+            solved = block.loc[block["label"] == label, "solved"].astype(bool)
+            share = 1 - float(solved.mean())
+            if share > 0:
+                where = f" at {_where(key, sources)}" if several else ""
+                failing.setdefault(label, []).append(f"{share:.1%}{where}")
+    if not failing:
+        return []
+    return [f"Unsolved games, left out of the bars and means: {_listed(failing)}."]
+
+
+def _mean_names(block: pd.DataFrame, present: list[str]) -> list[str]:
+    names = []
+    for label in present:
+        mean = float(solved_games(block[block["label"] == label])["n_guesses"].mean())
+        names.append(f"{label} ({mean:.3f})")
+    return names
+
+
+MEAN_ENTRY = "mean (dashed)"
+MEANS_TITLE = "player (mean guesses)"
+
+
+def _distribution_names(block: pd.DataFrame, present: list[str]) -> list[str]:
+    """The legend's entries of a distribution panel (for its size)."""
+    optimum = known_optimum(int(block["pegs"].iloc[0]), int(block["colors"].iloc[0]))
+    names = [*_mean_names(block, present), MEAN_ENTRY]
+    return [*names, f"optimum {optimum.mean:.3f}"] if optimum is not None else names
+
+
+def plot_distribution(
+    games: pd.DataFrame,
+    experiment: Experiment,
+    *,
+    title: str | None = None,
+    size: tuple[float, float] | None = None,
+    players: Sequence[str] | None = None,
+) -> PaperFigure:
+    """Share of games solved in exactly n guesses, players side by side, means marked.
+
+    Args:
+        games: the games table.
+        experiment: its experiment record (name, players' order).
+        title: the title (default: the experiment's name and the game; ``""``: none).
+        size: (width, height) in inches (default: a column's width, the text's beyond
+            four players).
+        players: the players to show, in this order (default: all, in the config's order).
+    """
+    with paper_style():
+        figure, panels, everyone = _panels(
+            games, experiment, title, size, players, _distribution_names, True, _unsolved
+        )
+        colours, hatches = player_colours(everyone), cycle_styles(everyone, HATCHES)
+        width = float(figure.get_size_inches()[0])
+        for axis, key, block, present in panels:
+            counts, shares = _solved_shares(block, present)
+            bar_width = 0.8 / max(len(present), 1)
+            names = _mean_names(block, present)
+            for index, (label, name) in enumerate(zip(present, names, strict=True)):
+                played = block[block["label"] == label]
+                mean = float(solved_games(played)["n_guesses"].mean())
+                offset = (index - (len(present) - 1) / 2) * bar_width
+                axis.bar(
+                    counts + offset,
+                    shares[label],
+                    bar_width,
+                    color=colours[label],
+                    hatch=hatches[label],
+                    edgecolor="white",
+                    linewidth=0,
+                    label=name,
+                )
+                # The mean's value is in the legend: close means draw close lines, no labels.
+                axis.axvline(mean, color=colours[label], linestyle="--", linewidth=1.0)
+            extra = [(Line2D([], [], color="grey", linestyle="--", linewidth=1.0), MEAN_ENTRY)]
+            optimum = known_optimum(key[0], key[1])
+            if optimum is not None:  # the floor every player's mean is measured against
+                floor = axis.axvline(optimum.mean, color="black", linestyle=":", linewidth=1.2)
+                extra.append((floor, f"optimum {optimum.mean:.3f}"))
+            axis.set_xticks(counts)
+            axis.set_xlabel("guesses to solve")
+            axis.set_ylabel("share of games")
+            block_title = f"{_block_name(key)}\n" if len(panels) > 1 else ""
+            legend_above(axis, _panel_width(axis, width), block_title + MEANS_TITLE, extra)
     return figure
 
 
-def plot_evaluations(games: pd.DataFrame, experiment: Experiment) -> Figure:
+def plot_cumulative(
+    games: pd.DataFrame,
+    experiment: Experiment,
+    *,
+    title: str | None = None,
+    size: tuple[float, float] | None = None,
+    players: Sequence[str] | None = None,
+) -> PaperFigure:
+    """Share of games solved within n guesses, one step line per player.
+
+    Args:
+        games: the games table.
+        experiment: its experiment record (name, players' order).
+        title: the title (default: the experiment's name and the game; ``""``: none).
+        size: (width, height) in inches (default: a column's width, the text's beyond
+            four players).
+        players: the players to show, in this order (default: all, in the config's order).
+    """
+    with paper_style():
+        figure, panels, everyone = _panels(
+            games,
+            experiment,
+            title,
+            size,
+            players,
+            lambda _, present: present,
+            False,
+            lambda _: [],
+        )
+        colours, styles = player_colours(everyone), cycle_styles(everyone, LINE_STYLES)
+        width = float(figure.get_size_inches()[0])
+        for axis, key, block, present in panels:
+            counts, shares = _solved_shares(block, present)
+            # Each share holds until the next count; the last one for half a step more.
+            ends = np.append(counts, counts[-1] + 0.5)
+            for label in present:
+                solved = shares[label].cumsum().to_numpy()
+                axis.step(
+                    ends,
+                    np.append(solved, solved[-1]),
+                    where="post",
+                    color=colours[label],
+                    linestyle=styles[label],
+                    label=label,
+                    linewidth=1.4,
+                )
+            axis.set_xticks(counts)
+            axis.set_xlim(counts[0] - 0.5, ends[-1])
+            axis.set_ylim(0, 1.02)
+            axis.set_xlabel("guesses")
+            axis.set_ylabel("share solved within n")
+            legend_above(
+                axis, _panel_width(axis, width), _block_name(key) if len(panels) > 1 else None
+            )
+    return figure
+
+
+def plot_evaluations(
+    games: pd.DataFrame,
+    experiment: Experiment,
+    *,
+    title: str | None = None,
+    size: tuple[float, float] | None = None,
+    players: Sequence[str] | None = None,
+) -> PaperFigure:
     """Mean evaluations per game against mean guesses: one point per player and block.
 
+    Players that count no evaluations (exhaustive ones) are named in the figure's note.
+
+    Args:
+        games: the games table.
+        experiment: its experiment record (name, players' order).
+        title: the title (default: the experiment's name and the games' sizes; ``""``: none).
+        size: (width, height) in inches (default: a column's width).
+        players: the players to show, in this order (default: all, in the config's order).
+
     Raises:
-        AnalysisError: no player counted evaluations.
+        AnalysisError: no chosen player counted evaluations.
     """
     require_columns(games, ("label", "n_guesses", "evaluations", "pegs", "colors", "secrets"))
-    counted = games[pd.to_numeric(games["evaluations"], errors="coerce").notna()]
+    chosen, order, everyone = chosen_players(games, experiment, players)
+    counted = chosen[pd.to_numeric(chosen["evaluations"], errors="coerce").notna()]
     if counted.empty:
         raise AnalysisError(
             "no player in these games counts evaluations (only evolutionary players do); "
             "an evaluations plot needs at least one"
         )
     # Colours follow every player, so a player keeps its colour from plot to plot.
-    colours = player_colours(label_order(games, experiment))
-    several = len(blocks(counted)) > 1
-    figure = Figure(figsize=EVALUATIONS_SIZE, dpi=DPI, layout="constrained")
-    axis = figure.subplots()
-    for key, block in blocks(counted):
-        for label, played in block.groupby("label", sort=False):
+    colours = player_colours(everyone)
+    counting = set(counted["label"].astype(str))
+    uncounted = [label for label in order if label not in counting]
+    notes = [f"Not shown, counting no evaluations: {_names(uncounted)}."] if uncounted else []
+    split = blocks(counted)
+    sources = counted["secrets"].nunique()
+    # A player keeps its colour; each block (size, secrets) has its marker.
+    markers = {key: MARKERS[index % len(MARKERS)] for index, (key, _) in enumerate(split)}
+    points = [
+        (label, key, played)
+        for key, block in split
+        for label in order
+        if not (played := block[block["label"].astype(str) == label]).empty
+    ]
+    names = [
+        f"{label} {_where(key, sources)}" if len(split) > 1 else label for label, key, _ in points
+    ]
+    with paper_style():
+        width = size[0] if size else width_for(len(names))
+        if size is None:
+            size = (
+                width,
+                EVALUATIONS_HEIGHT
+                + LEGEND_ROW_HEIGHT * legend_rows(names, width)
+                + TITLE_HEIGHT
+                + NOTE_LINE_HEIGHT * len(wrapped_notes(notes, width)),
+            )
+        figure = PaperFigure(figsize=size, layout="constrained")
+        axis = figure.subplots()
+        for (label, key, played), name in zip(points, names, strict=True):
             x = float(solved_games(played)["n_guesses"].mean())
             y = float(pd.to_numeric(played["evaluations"]).mean())
-            name = f"{label} {_block_name(key)}" if several else str(label)
-            axis.scatter(x, y, s=60, color=colours[str(label)], zorder=3, label=name)
-    axis.set_yscale("log")
-    axis.margins(0.15)
-    # A legend, not labels beside the points: nearby points would print over each other.
-    axis.legend(fontsize=8, loc="best")
-    axis.set_xlabel("mean guesses per game")
-    axis.set_ylabel("mean evaluations per game (log scale)")
-    axis.grid(True, which="both", alpha=0.3)
-    figure.suptitle(f"{_title(experiment, counted)}: speed against quality")
+            axis.scatter(
+                x, y, s=28, color=colours[label], marker=markers[key], zorder=3, label=name
+            )
+        axis.set_yscale("log")
+        axis.margins(0.15)
+        axis.set_xlabel("mean guesses per solved game")
+        axis.set_ylabel("mean evaluations per game")
+        axis.grid(True, which="both", alpha=0.3, linewidth=0.5)
+        # A legend, not labels beside the points: nearby points would print over each other.
+        legend_above(axis, width)
+        set_title(figure, title, f"{as_record(experiment).name}: {size_text(counted)}")
+        add_note(figure, notes)
     return figure
 
 
-def plot_heatmap(games: pd.DataFrame, experiment: Experiment) -> Figure:
-    """Mean guesses, mean seconds and win rate over (pegs, colors), one row per player.
+Plotter = Callable[..., PaperFigure]
 
-    When several secret sources were played, each (player, secrets) pair gets its row.
-
-    Raises:
-        AnalysisError: the games cover a single game size.
-    """
-    require_columns(games, ("label", "n_guesses", "solved", "seconds", "pegs", "colors"))
-    sizes = games[["pegs", "colors"]].drop_duplicates()
-    if len(sizes) < 2:
-        raise AnalysisError(
-            f"a heat map needs games of several sizes; these are all {size_text(games)}"
-        )
-    several_sources = games["secrets"].nunique() > 1
-    pegs = sorted(int(p) for p in sizes["pegs"].unique())
-    colors = sorted(int(c) for c in sizes["colors"].unique())
-    cells = games.assign(solved=games["solved"].astype(bool)).groupby(
-        ["label", "secrets", "pegs", "colors"], sort=False
-    )
-    guesses = solved_games(games).groupby(["label", "secrets", "pegs", "colors"], sort=False)
-    figures = cells.agg(
-        mean_seconds=("seconds", "mean"),
-        win_rate=("solved", "mean"),
-    )
-    # Failed games are not guess counts: the mean is over the solved ones (as in the tables).
-    figures.insert(0, "mean_guesses", guesses["n_guesses"].mean())
-    figures = figures.reset_index()
-    lows, highs = figures.min(numeric_only=True), figures.max(numeric_only=True)
-    rows = [
-        (label, secrets)
-        for label in label_order(games, experiment)
-        for secrets in sorted(set(figures.loc[figures["label"] == label, "secrets"]))
-    ]
-    width, height = HEATMAP_CELL
-    figure = Figure(
-        figsize=(width * len(HEATMAP_METRICS), height * len(rows)), dpi=DPI, layout="constrained"
-    )
-    grid = figure.subplots(len(rows), len(HEATMAP_METRICS), squeeze=False)
-    for row_index, (label, secrets) in enumerate(rows):
-        mine = figures[(figures["label"] == label) & (figures["secrets"] == secrets)]
-        name = f"{label}, secrets: {secrets}" if several_sources else label
-        for column, (metric, title, shown) in enumerate(HEATMAP_METRICS):
-            axis = grid[row_index, column]
-            matrix = (
-                mine.pivot(index="pegs", columns="colors", values=metric)
-                .reindex(index=pegs, columns=colors)
-                .to_numpy(dtype=float)
-            )
-            # One scale per metric across players, so that panels compare; win rate is 0..1.
-            low, high = (0.0, 1.0) if metric == "win_rate" else (lows[metric], highs[metric])
-            image = axis.imshow(
-                matrix, cmap="viridis", origin="lower", aspect="auto", vmin=low, vmax=high
-            )
-            # Values printed in the cells only while they fit; larger grids show colour alone.
-            fits = max(matrix.shape) <= HEATMAP_ANNOTATED_UP_TO
-            for (y, x), value in np.ndenumerate(matrix):
-                if fits and not np.isnan(value):
-                    axis.text(
-                        x,
-                        y,
-                        f"{value:{shown}}",
-                        ha="center",
-                        va="center",
-                        fontsize=8,
-                        bbox={"facecolor": "white", "alpha": 0.7, "linewidth": 0},
-                    )
-            axis.set_xticks(range(len(colors)), [str(c) for c in colors])
-            axis.set_yticks(range(len(pegs)), [str(p) for p in pegs])
-            axis.set_xlabel("colors")
-            axis.set_ylabel("pegs")
-            axis.set_title(f"{name}: {title}", fontsize=9)
-            figure.colorbar(image, ax=axis, label=title)
-    figure.suptitle(_title(experiment, games))
-    return figure
-
-
-PLOTTERS: dict[str, Callable[[pd.DataFrame, Experiment], Figure]] = {
+PLOTTERS: dict[str, Plotter] = {
     "distribution": plot_distribution,
     "cumulative": plot_cumulative,
     "evaluations": plot_evaluations,
@@ -309,37 +416,70 @@ PLOTTERS: dict[str, Callable[[pd.DataFrame, Experiment], Figure]] = {
 
 
 def make_figure(
-    games: pd.DataFrame, experiment: Experiment, kind: str, moves: pd.DataFrame | None = None
-) -> Figure:
+    games: pd.DataFrame,
+    experiment: Experiment,
+    kind: str,
+    *,
+    title: str | None = None,
+    size: tuple[float, float] | None = None,
+    players: Sequence[str] | None = None,
+    moves: pd.DataFrame | None = None,
+) -> PaperFigure:
     """The figure of one kind for a games table (``convergence``: of its move log ``moves``).
 
+    Args:
+        games: the games table.
+        experiment: its experiment record (name, players' order).
+        kind: one of :data:`PLOT_KINDS`.
+        title: the title (default: the experiment's name and the game; ``""``: none).
+        size: (width, height) in inches (default: a paper's column or text width).
+        players: the players to show, in this order (default: all, in the config's order).
+        moves: the move log (``log: moves``), which the ``convergence`` kind draws.
+
     Raises:
-        AnalysisError: an unknown kind, or a kind these games cannot show.
+        AnalysisError: an unknown kind or player, or a kind these games cannot show.
     """
     if kind == "convergence":
-        colours = player_colours(label_order(games, experiment))
         log = moves if moves is not None else pd.DataFrame(columns=["move"])
-        return plot_convergence(log, experiment, colours)
+        return plot_convergence(
+            log, experiment, games=games, title=title, size=size, players=players
+        )
     if kind not in PLOTTERS:
         raise AnalysisError(f"unknown plot kind {kind!r}; choose one of {', '.join(PLOT_KINDS)}")
-    return PLOTTERS[kind](games, experiment)
+    return PLOTTERS[kind](games, experiment, title=title, size=size, players=players)
 
 
-def save_figure(figure: Figure, out: Path | str) -> Path:
-    """Write a figure as PNG or PDF, by the suffix of ``out``; return the path.
+def results_figure(
+    results_dir: Path | str,
+    kind: str,
+    *,
+    pool_secrets: bool = False,
+    title: str | None = None,
+    size: tuple[float, float] | None = None,
+    players: Sequence[str] | None = None,
+) -> PaperFigure:
+    """The figure of one kind for a results directory (options as :func:`make_figure`).
+
+    ``pool_secrets`` treats every secret source as one (e.g. one heat-map row per player
+    over all the SCSAs of a tournament, as brENIAC (Dekel et al.) draws them).
 
     Raises:
-        AnalysisError: a suffix other than ``.png`` or ``.pdf``.
+        AnalysisError: no games, an unknown kind or player, or a kind these games cannot show.
     """
-    out = Path(out)
-    if out.suffix.lower() not in (".png", ".pdf"):
-        raise AnalysisError(f"plot file {out} must end in .png or .pdf")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    kind = out.suffix.lower()[1:]
-    # No creation date in a PDF: the same games make the same bytes (a PNG has none).
-    metadata = {"CreationDate": None} if kind == "pdf" else None
-    figure.savefig(out, dpi=DPI, format=kind, metadata=metadata)
-    return out
+    results_dir = Path(results_dir)
+    games = load_games(results_dir)
+    if pool_secrets:
+        games = games.assign(secrets="all sources")
+    experiment = load_experiment(results_dir)
+    moves = load_moves(results_dir) if kind == "convergence" else None
+    return make_figure(
+        games, experiment, kind, title=title, size=size, players=players, moves=moves
+    )
+
+
+def default_plot_path(results_dir: Path | str, kind: str) -> Path:
+    """Where a plot of a results directory goes unless told: ``results_dir/plots/<kind>.png``."""
+    return Path(results_dir) / "plots" / f"{kind}.png"
 
 
 def plot_results(
@@ -347,20 +487,43 @@ def plot_results(
     kind: str,
     out: Path | str | None = None,
     pool_secrets: bool = False,
+    *,
+    title: str | None = None,
+    size: tuple[float, float] | None = None,
+    players: Sequence[str] | None = None,
 ) -> Path:
     """Plot a results directory; the default file is ``results_dir/plots/<kind>.png``.
 
-    ``pool_secrets`` treats every secret source as one (e.g. one heat-map row per player
-    over all the SCSAs of a tournament, as brENIAC (Dekel et al.) draws them).
+    Options as :func:`results_figure`.
 
     Raises:
-        AnalysisError: no games, an unknown kind, a kind these games cannot show, or a bad
-            file suffix.
+        AnalysisError: no games, an unknown kind or player, a kind these games cannot show,
+            or a bad file suffix.
     """
-    results_dir = Path(results_dir)
-    games = load_games(results_dir)
-    if pool_secrets:
-        games = games.assign(secrets="all sources")
-    moves = load_moves(results_dir) if kind == "convergence" else None
-    figure = make_figure(games, load_experiment(results_dir), kind, moves)
-    return save_figure(figure, out if out is not None else results_dir / "plots" / f"{kind}.png")
+    figure = results_figure(
+        results_dir, kind, pool_secrets=pool_secrets, title=title, size=size, players=players
+    )
+    return save_figure(figure, out if out is not None else default_plot_path(results_dir, kind))
+
+
+__all__ = [
+    "COLUMN_WIDTH",
+    "DISPLAY_DPI",
+    "OKABE_ITO",
+    "PAPER_STYLE",
+    "PLOTTERS",
+    "PLOT_KINDS",
+    "SAVE_DPI",
+    "TEXT_WIDTH",
+    "PaperFigure",
+    "default_plot_path",
+    "make_figure",
+    "player_colours",
+    "plot_cumulative",
+    "plot_distribution",
+    "plot_evaluations",
+    "plot_heatmap",
+    "plot_results",
+    "results_figure",
+    "save_figure",
+]

@@ -6,6 +6,9 @@ max_guesses`` (the paper's statistics over 10 run means; ``max_guesses`` may be 
 are then ranked and tested within their section (see :func:`published_sections`).
 A reproduced row is *inside* when its mean of run means, rounded to the published
 precision, lies within the published [min, max] of run means.
+
+:func:`find_published` is the one place that finds the table an experiment compares with
+(its record's ``compare_with``, or a file the user names instead).
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ import numpy as np
 import pandas as pd
 
 from evo_mastermind.analysis.results import AnalysisError, require_columns
+from evo_mastermind.paths import current_name, find_project_root, within_project
+from evo_mastermind.runner.record import ExperimentRecord
+from evo_mastermind.studies import published_file
 
 PUBLISHED_COLUMNS = ("label", "section", "min", "mean", "median", "max", "sd", "max_guesses")
 """Columns of a published-table CSV."""
@@ -74,6 +80,49 @@ def load_published(path: Path | str) -> pd.DataFrame:
             f"{path.name}: row {bad['label'].iloc[0]!r} has a mean or median outside min..max"
         )
     return table
+
+
+def published_path(source: str, results_dir: Path) -> Path:
+    """Where the published table ``source`` (a record's ``compare_with``) is.
+
+    A path relative to the project root (the nearest folder above ``results_dir`` holding
+    ``pyproject.toml``), else to the cwd (results kept outside the project), else a table
+    shipped with the package (see :func:`evo_mastermind.studies.published_file`). A table
+    found nowhere is reported where the project would hold it.
+    """
+    project = find_project_root(results_dir)
+    found = published_file(source, project) or published_file(source, Path.cwd())
+    return found or project / current_name(source)
+
+
+def find_published(
+    experiment: ExperimentRecord, results_dir: Path, compare_with: Path | None = None
+) -> tuple[pd.DataFrame | None, str]:
+    """The published table an experiment's results are compared with, and how to name it.
+
+    Args:
+        experiment: the experiment record (its ``compare_with``, relative to the project).
+        results_dir: the results directory (the project is found above it).
+        compare_with: a table the user names instead (any file).
+
+    Returns:
+        The table (None when the record names none and none is given) and its source.
+
+    Raises:
+        AnalysisError: the record's table is outside the project, or a table is missing or
+            is not a published table.
+    """
+    if compare_with is not None:  # given by the user: any file they name
+        return load_published(compare_with), str(compare_with)
+    source = experiment.compare_with
+    if not source:
+        return None, str(source)
+    if not within_project(source):
+        raise AnalysisError(
+            f"compare_with {str(source)[:60]!r} in the experiment record must be a path "
+            "inside the project; give another table with --compare-with"
+        )
+    return load_published(published_path(str(source), results_dir)), str(source)
 
 
 def verdict(mean: float, low: float, high: float, decimals: int = PUBLISHED_DECIMALS) -> str:

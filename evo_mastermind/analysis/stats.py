@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -277,3 +277,59 @@ def compact_letters(ranked: Sequence[str], different: Iterable[Pair]) -> dict[st
         for label in sorted(column, key=rank.__getitem__):
             letters[label] += _letter(index)
     return letters
+
+
+GROUP_COLUMNS = (*BLOCK_COLUMNS, "section", "player", "rank", "group", "letters")
+"""Columns of :func:`group_table`."""
+
+
+def group_table(
+    summary: pd.DataFrame, tests: pd.DataFrame, rule: GroupRule = "clique"
+) -> pd.DataFrame:
+    """Each player's rank, group (the paper's lines) and letters, per block and section.
+
+    Rows follow the summary's ranking within each block and section; a player without a
+    solved game joins no group of the others: it comes last, in a group of its own with
+    such players, without letters.
+
+    Args:
+        summary: a table from :func:`~evo_mastermind.analysis.summary.summary_table`.
+        tests: its pairs, from :func:`pairwise_tests`.
+        rule: where the lines go (see :func:`paper_groups`).
+
+    Returns:
+        Columns :data:`GROUP_COLUMNS`; ``group`` counts from 1 in each block and section.
+    """
+    rows: list[dict[str, Any]] = []
+    for key, chosen in summary.groupby([*BLOCK_COLUMNS, "section"], sort=False):
+        pegs, colors, secrets, section = cast(tuple[int, int, str, str], key)
+        ranked = chosen.loc[chosen["runs"] > 0, "player"].tolist()
+        unmeasured = chosen.loc[chosen["runs"] == 0, "player"].tolist()
+        different = significant_pairs(pairs_among(tests, (pegs, colors, secrets), ranked))
+        letters = compact_letters(ranked, different)
+        shown = paper_groups(ranked, different, rule) + ([unmeasured] if unmeasured else [])
+        ranks = iter(range(1, len(chosen) + 1))
+        rows += [
+            {
+                "pegs": pegs,
+                "colors": colors,
+                "secrets": secrets,
+                "section": section,
+                "player": label,
+                "rank": next(ranks),
+                "group": number,
+                "letters": letters.get(label, ""),
+            }
+            for number, group in enumerate(shown, start=1)
+            for label in group
+        ]
+    return pd.DataFrame(rows, columns=list(GROUP_COLUMNS))
+
+
+def pairs_among(
+    tests: pd.DataFrame, block: tuple[int, int, str], labels: Sequence[str]
+) -> pd.DataFrame:
+    """The tested pairs of one block (pegs, colors, secrets) whose labels are both in ``labels``."""
+    pegs, colors, secrets = block
+    chosen = (tests["pegs"] == pegs) & (tests["colors"] == colors) & (tests["secrets"] == secrets)
+    return tests[chosen & tests["a"].isin(labels) & tests["b"].isin(labels)]

@@ -120,18 +120,31 @@ def _cell(value: object) -> str:
     return str(value)
 
 
-def tournament_report(
-    games: pd.DataFrame, experiment: Experiment
-) -> tuple[str, pd.DataFrame, pd.DataFrame]:
-    """The Markdown of a tournament, its per-size table and its score tests.
+def pooled_table(games: pd.DataFrame) -> pd.DataFrame:
+    """The tournament's record per player and secret source, pooling the game sizes."""
+    return tournament_table(games, by=["label", "secrets"])
+
+
+def tournament_markdown(
+    games: pd.DataFrame,
+    experiment: Experiment,
+    by_size: pd.DataFrame,
+    tests: pd.DataFrame,
+    pooled: pd.DataFrame,
+) -> str:
+    """The Markdown of a tournament, from its tables.
 
     Per SCSA, every player's record pooled over the game sizes; then the Welch tests of
     per-round scores; then, when several sizes were played, where each player lost rounds.
+
+    Args:
+        games: the games (for the title and the sizes played).
+        experiment: the experiment record (name, limits, secret sources' order).
+        by_size: :func:`tournament_table` of the games.
+        tests: :func:`pairwise_score_tests` of the games.
+        pooled: :func:`pooled_table` of the games.
     """
     experiment = as_record(experiment)
-    by_size = tournament_table(games)
-    tests = pairwise_score_tests(games)
-    pooled = tournament_table(games, by=["label", "secrets"])
     lines = [
         f"# Tournament {experiment.name}: {size_text(games)}",
         "",
@@ -182,4 +195,4 @@ def tournament_report(
         else:
             lines.append("Every player won every round at every size.")
         lines.append("")
-    return "\n".join(lines), by_size, tests
+    return "\n".join(lines)

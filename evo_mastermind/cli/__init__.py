@@ -1,4 +1,4 @@
-"""The ``evo-mastermind`` command.
+"""The ``evo-mastermind`` command: its parser and :func:`main`; each command in a module of its own.
 
 Every expected failure (bad sizes, codes, options, files, a lying codemaker, a player whose
 own code raised) ends with one line on stderr naming the problem and exit status 2. A run, or
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import signal
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -20,7 +19,7 @@ from typing import Any, NoReturn
 # Only what parsing the command line needs is imported here; each command imports the
 # rest (players, runner, pandas, matplotlib, the compiled kernels, YAML), so --help starts at
 # once and `play` loads only its player.
-from evo_mastermind.analysis.kinds import PLOT_KINDS
+from evo_mastermind.analysis.kinds import PLOT_KINDS, parse_players, parse_size
 from evo_mastermind.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_GAMES_FAILED,
@@ -29,7 +28,14 @@ from evo_mastermind.cli.common import (
     _write_log,
 )
 from evo_mastermind.cli.examples import add_examples_command
+from evo_mastermind.cli.export import _export
 from evo_mastermind.cli.play import BAD_ANSWERS_IN_A_ROW, _play
+from evo_mastermind.cli.players import _players
+from evo_mastermind.cli.plot import _plot
+from evo_mastermind.cli.report import _report
+from evo_mastermind.cli.reproduce import _reproduce
+from evo_mastermind.cli.run import _run
+from evo_mastermind.cli.studies import _studies
 from evo_mastermind.cli.trees import _tree
 from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.game import InconsistentResponsesError
@@ -226,6 +232,22 @@ def _build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="treat every secret source as one (one heat-map row per player)",
     )
+    plot.add_argument(
+        "--title", help="the figure's title (default: the experiment and game; '' for none)"
+    )
+    plot.add_argument(
+        "--size",
+        type=parse_size,
+        metavar="W,H",
+        help="width and height in inches, e.g. 3.3,2.5 (default: a paper's column, or its "
+        "text width for more than four players)",
+    )
+    plot.add_argument(
+        "--players",
+        type=parse_players,
+        metavar="A,B,...",
+        help="the players to show, in this order, by label (default: all, in config order)",
+    )
     plot.set_defaults(handler=_plot)
 
     export = commands.add_parser(
@@ -299,187 +321,6 @@ def _add_study_commands(commands: Any) -> None:
     )
     reproduce.add_argument("--no-progress", action="store_true", help="no progress bar")
     reproduce.set_defaults(handler=_reproduce)
-
-
-def _flag(name: str) -> str:
-    return f"--{name.replace('_', '-')}"
-
-
-def _run(args: argparse.Namespace) -> int:
-    from evo_mastermind.api import run
-
-    # A polite kill (SIGTERM) unwinds like Ctrl-C, so the workers are stopped, not orphaned.
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
-    results = run(
-        args.config,
-        out=args.out,
-        runs=args.runs,
-        executor=args.executor,
-        workers=args.workers,
-        scheduler=args.scheduler,
-        resume=args.resume,
-        force=args.force,
-        progress=not args.no_progress,
-        plugins=args.plugin,
-        allow_large=args.allow_large,
-        accept_changed_code=args.accept_changed_code,
-        spelling=_flag,
-        sample=args.sample,
-        quiet=args.quiet,
-    )
-    report = results.write_report()
-    if args.quiet:
-        return _report_failed_games(results.path, results.experiment.seed)
-    print(report)
-    outcome = results.outcome
-    assert outcome is not None
-    print(
-        f"{results.name}: {outcome.played} games played"
-        + (f" ({outcome.already_done} already done)" if outcome.already_done else "")
-        + f" in {outcome.seconds:.1f} s; results and report in {results.path}"
-    )
-    return _report_failed_games(results.path, results.experiment.seed)
-
-
-def _reproduce(args: argparse.Namespace) -> int:
-    from evo_mastermind.api import check_run_options
-    from evo_mastermind.studies.reproduce import paper_tables, reproduce
-
-    check_run_options(
-        executor=args.executor,
-        workers=args.workers,
-        scheduler=None,
-        runs=args.runs,
-        resume=True,
-        force=False,
-        spelling=_flag,
-    )
-    paper_tables(args.tables)  # an unknown table is refused before any game is played
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
-    reproduce(
-        args.tables,
-        Path(args.out),
-        executor=args.executor,
-        workers=args.workers,
-        runs=args.runs,
-        progress=not args.no_progress,
-    )
-    return 0
-
-
-def _studies(args: argparse.Namespace) -> int:
-    from evo_mastermind import studies
-
-    if args.action == "copy":
-        copied = studies.copy_study(args.name, args.destination, force=args.force)
-        hint = f"; run it with: {PROG} run {copied}" if copied.suffix == ".yaml" else ""
-        print(f"copied {args.name} to {copied}{hint}")
-        return 0
-    if args.action == "show":
-        print(studies.shipped_file(args.name).read_text(encoding="utf-8"), end="")
-        return 0
-    for study in studies.studies():
-        compared = f" [compared with {study.compare_with}]" if study.compare_with else ""
-        print(f"{study.name:<28} {study.description}{compared}")
-    print()
-    print("published tables (compare_with):")
-    for name in studies.published_names():
-        print(f"  {name}")
-    print()
-    print(f"'{PROG} run NAME' runs a study; '{PROG} studies copy NAME' copies it to edit.")
-    return 0
-
-
-def _report_failed_games(out: Path, seed: int) -> int:
-    """The run's closing lines on failed games; the exit status that says whether any failed."""
-    from evo_mastermind.analysis import load_games
-    from evo_mastermind.analysis.failures import failure_lines
-
-    lines = failure_lines(load_games(out), seed)
-    for line in lines:
-        print(f"{PROG}: warning: {line}", file=sys.stderr)
-    return EXIT_GAMES_FAILED if lines else 0
-
-
-def _warn_if_incomplete(results: Path) -> None:
-    from evo_mastermind.analysis.results import missing_games
-
-    missing = missing_games(results)
-    if missing and missing > 0:
-        print(
-            f"{PROG}: warning: {missing:,} planned games are missing from {results} (an "
-            "unfinished run: rerun it with --resume); the analysis covers the games present",
-            file=sys.stderr,
-        )
-    elif missing:
-        print(
-            f"{PROG}: warning: {results} stores {-missing:,} more games than planned (shards "
-            "written by two runs at once?); rerun the config with --resume to set repeating "
-            "shards aside",
-            file=sys.stderr,
-        )
-
-
-def _report(args: argparse.Namespace) -> int:
-    from evo_mastermind.analysis import write_report
-
-    compare = Path(args.compare_with) if args.compare_with else None
-    print(write_report(Path(args.results), rule=args.rule, compare_with=compare))
-    _warn_if_incomplete(Path(args.results))
-    return 0
-
-
-def _plot(args: argparse.Namespace) -> int:
-    from evo_mastermind.analysis import plot_results
-
-    print(plot_results(Path(args.results), args.kind, args.out, pool_secrets=args.pool_secrets))
-    _warn_if_incomplete(Path(args.results))
-    return 0
-
-
-def _export(args: argparse.Namespace) -> int:
-    from evo_mastermind.analysis.ioh_export import export_results
-
-    exported = export_results(Path(args.results), Path(args.out), progress=not args.no_progress)
-    print(
-        f"{exported.runs:,} games ({exported.evaluations:,} guesses) of {exported.algorithms} "
-        f"players on {exported.problems} game size{'s' if exported.problems != 1 else ''} "
-        f"written as IOHprofiler data to {exported.out}"
-    )
-    _warn_if_incomplete(Path(args.results))
-    return 0
-
-
-def _players(args: argparse.Namespace) -> int:
-    from evo_mastermind.players import PLAYERS, load_entry_points, presets_of
-
-    load_entry_points()  # installed packages' players are listed too
-    for name in sorted(PLAYERS):
-        cls = PLAYERS[name]
-        summary = ((cls.__doc__ or "").strip().splitlines() or ["(no description)"])[0]
-        origin = "" if cls.__module__.startswith("evo_mastermind.") else f" [{cls.__module__}]"
-        print(f"{name:<18} {summary}{origin}")
-        for option, spec in cls.Params.model_fields.items():
-            default = "required" if spec.is_required() else f"default {spec.default!r}"
-            about = f": {' '.join(spec.description.split())}" if spec.description else ""
-            print(f"{'':<4}{option} ({default}){about}")
-        for preset, settings in presets_of(name).items():
-            written = ", ".join(f"{key}={value}" for key, value in settings.options.items())
-            print(f"{'':<4}preset {preset} ({written}): {settings.about or 'named settings'}")
-    _print_heuristics()
-    return 0
-
-
-def _print_heuristics() -> None:
-    """The registered heuristics, after the players that take them (``heuristic: NAME``)."""
-    from evo_mastermind.heuristics import registered_heuristics
-
-    print("\nheuristics (one_ply and archive: heuristic NAME):")
-    for name, entry in sorted(registered_heuristics().items()):
-        module = entry.score.__module__
-        origin = "" if module.startswith("evo_mastermind.") else f" [{module}]"
-        speed = "compiled" if entry.compiled else "numpy on compiled counts"
-        print(f"{name:<18} {entry.about or '(no description)'} ({speed}){origin}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

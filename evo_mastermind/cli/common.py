@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -115,3 +116,26 @@ def _write_log(text: str) -> Path | None:
     except OSError:
         return None
     return Path(name)
+
+
+def _flag(name: str) -> str:
+    return f"--{name.replace('_', '-')}"
+
+
+def _warn_if_incomplete(results: Path) -> None:
+    from evo_mastermind.analysis.results import missing_games
+
+    missing = missing_games(results)
+    if missing and missing > 0:
+        print(
+            f"{PROG}: warning: {missing:,} planned games are missing from {results} (an "
+            "unfinished run: rerun it with --resume); the analysis covers the games present",
+            file=sys.stderr,
+        )
+    elif missing:
+        print(
+            f"{PROG}: warning: {results} stores {-missing:,} more games than planned (shards "
+            "written by two runs at once?); rerun the config with --resume to set repeating "
+            "shards aside",
+            file=sys.stderr,
+        )

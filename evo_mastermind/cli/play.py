@@ -1,7 +1,8 @@
 """``evo-mastermind play``.
 
 One game printed move by move, or an interactive game in which the person at the terminal is
-the codemaker.
+the codemaker: both played by :func:`evo_mastermind.game.play_game`, the interactive one with
+the person as its codemaker (:class:`PersonAtTheTerminal`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from evo_mastermind.codes import LETTERS, Code, CodeSpace
 from evo_mastermind.game import (
     DEFAULT_GUESS_LIMIT,
     AnswerCheck,
+    BaseCodemaker,
     Codemaker,
     GameResult,
     InconsistentResponsesError,
@@ -127,6 +129,35 @@ INTERACTIVE_GUESS_LIMIT = 100
 """Guesses an interactive game allows on a space too large to check answers against."""
 
 
+class PersonAtTheTerminal(BaseCodemaker):
+    """The codemaker of an interactive game: the person at the terminal answers each guess.
+
+    Each answer is read until it is well formed, possible and consistent with the earlier
+    ones (:func:`_ask_answer`); Ctrl-D or Ctrl-C ends the game (:class:`_StopGame`).
+    """
+
+    def __init__(self, space: CodeSpace) -> None:
+        super().__init__(space)
+        self.checker = AnswerCheck(space)
+        self.answered = 0
+        self.last = ""
+        """The last answer that did not solve the game, in words."""
+
+    @property
+    def secret_letters(self) -> str:
+        """The person keeps the secret to themselves."""
+        return ""
+
+    def respond(self, guess: Code) -> Response:
+        """The person's answer to ``guess``, checked against the earlier ones."""
+        shown = f"{self.answered + 1}. {self.space.format(guess)}"
+        response = _ask_answer(self.space, shown, guess, self.checker)
+        self.answered += 1
+        if response.black != self.space.pegs:
+            self.last = f"{response.black} {response.white} to {self.space.format(guess)}"
+        return response
+
+
 def _play_interactive(space: CodeSpace, player: Player, args: argparse.Namespace) -> int:
     example = "".join(LETTERS[peg % space.colors] for peg in range(space.pegs))
     print(
@@ -136,38 +167,34 @@ def _play_interactive(space: CodeSpace, player: Player, args: argparse.Namespace
         flush=True,
     )
     rng = game_rng(args.seed, args.player, 0, "interactive", space.colors)
-    checker = AnswerCheck(space)
+    person = PersonAtTheTerminal(space)
     limit = args.guess_limit
-    if limit is None and not checker.checkable:
+    if limit is None and not person.checker.checkable:
         limit = INTERACTIVE_GUESS_LIMIT
-    player.start(rng)
-    moves = 0
-    last = ""
     try:
-        while limit is None or moves < limit:
-            guess = player.ask()
-            response = _ask_answer(space, f"{moves + 1}. {space.format(guess)}", guess, checker)
-            moves += 1
-            if response.black == space.pegs:
-                print(f"solved in {_guesses(moves)}")
-                return 0
-            last = f"{response.black} {response.white} to {space.format(guess)}"
-            player.tell(guess, response)
+        result = play_game(player, person, rng, guess_limit=limit)
     except InconsistentResponsesError as error:
         # Games too large to check each answer here: the player found the contradiction.
         print(flush=True)
         raise InconsistentResponsesError(
-            f"answer {moves} ({last}) contradicts the answers before it: {error}"
+            f"answer {person.answered} ({person.last}) contradicts the answers before it: {error}"
         ) from None
     except _StopGame:
         print(flush=True)  # the prompt is left open: end its line
-        print(f"{PROG}: game stopped after {_guesses(moves)}", file=sys.stderr)
+        print(f"{PROG}: game stopped after {_guesses(person.answered)}", file=sys.stderr)
         return 1
+    moves = result.n_guesses
+    if result.solved:
+        print(f"solved in {_guesses(moves)}")
+        return 0
+    if result.outcome != "guess_limit":  # the player offered something that is not a code
+        print(f"{PROG}: {result.failure}", file=sys.stderr)
+        return EXIT_GAMES_FAILED
     if args.guess_limit is None:
         checked = (
             "only the colours of the answers can be checked against each other, so one may "
             "be wrong about positions"
-            if checker.colours_checked
+            if person.checker.colours_checked
             else "the answers cannot be checked against each other, so one of them may be wrong"
         )
         raise UsageError(

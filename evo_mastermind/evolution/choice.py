@@ -32,8 +32,8 @@ import numpy.typing as npt
 from evo_mastermind.codes import Code, Codes
 from evo_mastermind.engine import fewest_totals
 from evo_mastermind.heuristics import LOOKAHEAD as LOOKAHEAD  # its name here too, as before
-from evo_mastermind.heuristics import HeuristicError, known_heuristic
-from evo_mastermind.partitions import Scores, best_indices, partition_counts
+from evo_mastermind.heuristics import HeuristicError, Scores, known_heuristic
+from evo_mastermind.partitions import best_indices, partition_counts
 from evo_mastermind.scoring import Packed, response_matrix
 
 HeuristicName = str

@@ -380,8 +380,8 @@ def partition_counts(
 ) -> npt.NDArray[np.int64]:
     """Partition sizes of each guess (indices) over the candidates, ``(guesses, n_responses)``.
 
-    What :func:`evo_mastermind.partitions.scored_partition_counts` defines, for heuristics
-    with no compiled reduction: their numpy scores are then computed from these counts.
+    What :func:`evo_mastermind.partitions.partition_counts` of the guesses' responses defines,
+    for heuristics with no compiled reduction: their numpy scores are computed from these.
     """
     pool_pegs, pool_counts = columns(codes, counts, guesses)
     cand_pegs, cand_counts = columns(codes, counts, candidates)

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from evo_mastermind.codes import CodeSpace
 from evo_mastermind.players.base import register_player
+from evo_mastermind.players.first_guess import AUTO
 from evo_mastermind.players.one_ply import (
-    AUTO,
     OnePlyOptions,
     Pool,
     RandomPlayer,
@@ -29,9 +28,9 @@ class ClassicParams(OnePlyOptions):
     first_guess: str | None = None
     """A code; unset: the strategy chooses (Knuth: AABB on (4,6); first consistent: AAAA)."""
 
-    def settings(self, space: CodeSpace, default_first_guess: str) -> Settings:
-        """Fixed settings; only the first guess may be given."""
-        return Settings("lexicographic", self.pool, None, self.first_guess or AUTO)
+    def settings(self) -> Settings:
+        """Fixed settings (only the first guess may be given)."""
+        return Settings("lexicographic", self.pool, None)
 
 
 class FirstConsistentParams(ClassicParams):
@@ -48,6 +47,7 @@ class KnuthPlayer(WorstCasePlayer):
     """
 
     Params = ClassicParams
+    default_first_guess = AUTO
 
 
 @register_player("first_consistent")
@@ -55,3 +55,4 @@ class FirstConsistentPlayer(RandomPlayer):
     """Plays the lexicographically first consistent code (AAAA first: 5.765 mean on (4,6))."""
 
     Params = FirstConsistentParams
+    default_first_guess = AUTO

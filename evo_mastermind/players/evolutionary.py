@@ -38,7 +38,7 @@ import numpy as np
 from pydantic import Field, PositiveInt
 from typing_extensions import TypeVar
 
-from evo_mastermind.codes import Code, Codes, CodeSpace, InvalidGameError
+from evo_mastermind.codes import Code, Codes, CodeSpace
 from evo_mastermind.evolution.archive import outside
 from evo_mastermind.evolution.eda import EDASearch, UnivariateEDA
 from evo_mastermind.evolution.fitness import CountingEvaluator, Distances, History
@@ -53,6 +53,7 @@ from evo_mastermind.evolution.search import (
 from evo_mastermind.game import InconsistentResponsesError, PlayerStats
 from evo_mastermind.players.base import Player, PlayerParams, Preset, register_player
 from evo_mastermind.players.cost import Cost, items_memory
+from evo_mastermind.players.first_guess import opening_code
 from evo_mastermind.sampling import Constraints, can_split, count_consistent
 from evo_mastermind.scoring import Response
 
@@ -114,15 +115,9 @@ class EvolutionaryPlayer(Player[EvolutionaryT], Generic[EvolutionaryT]):
 
     def __init__(self, space: CodeSpace, params: EvolutionaryT | None = None) -> None:
         super().__init__(space, params)
-        text = self.params.first_guess
-        try:
-            self.first_guess = (
-                space.patterned_code(self.default_first_guess)
-                if text is None
-                else space.parse(text)
-            )
-        except InvalidGameError as error:
-            raise InvalidGameError(f"player {self.name!r}: first_guess: {error}") from None
+        first = opening_code(space, self.params.first_guess, self.default_first_guess, self.name)
+        assert first is not None  # the defaults are patterns: never the strategy's choice
+        self.first_guess = first
         self.evaluator = CountingEvaluator(space.pegs, space.colors, self.needs_local_entropy())
         self.capped_guesses = 0
         self._rng = np.random.default_rng(0)

@@ -23,8 +23,8 @@ from evo_mastermind import engine
 from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
 from evo_mastermind.engine import CLASSES_FROM
 from evo_mastermind.game import InconsistentResponsesError
-from evo_mastermind.heuristics import HeuristicError, known_heuristic
-from evo_mastermind.partitions import Scores, best_indices, local_entropy
+from evo_mastermind.heuristics import Heuristic, HeuristicError, Scores, known_heuristic
+from evo_mastermind.partitions import best_indices, local_entropy, prefer_consistent
 from evo_mastermind.players.base import (
     Player,
     PlayerParams,
@@ -33,15 +33,13 @@ from evo_mastermind.players.base import (
     register_player,
 )
 from evo_mastermind.players.cost import Cost, scoring_seconds
+from evo_mastermind.players.first_guess import opening_code
 from evo_mastermind.scoring import Response, indexed_scorer
 from evo_mastermind.symmetry import CodeClasses, multiplicity_classes
 
 Indices = npt.NDArray[np.int64]
 Ties = Literal["random", "lexicographic"]
 Pool = Literal["consistent", "all"]
-
-AUTO = "auto"
-"""``first_guess: auto`` lets the strategy choose the first guess on the empty board."""
 
 PAPER_PRESETS = MappingProxyType(
     {
@@ -58,10 +56,14 @@ NODE_LIMIT = 2_000_000
 
 
 class OnePlyOptions(PlayerParams):
-    """Base of the one-ply players' options: each model says what settings it plays with."""
+    """Base of the one-ply players' options: each model says what settings it plays with.
 
-    def settings(self, space: CodeSpace, default_first_guess: str) -> Settings:
-        """The settings these options play with on ``space``."""
+    Each model has a ``first_guess`` option too, resolved by
+    :func:`~evo_mastermind.players.first_guess.opening_code` from the player's default.
+    """
+
+    def settings(self) -> Settings:
+        """The settings these options play with."""
         raise NotImplementedError
 
 
@@ -77,13 +79,9 @@ class OnePlyParams(OnePlyOptions):
     first_guess: str | None = None
     """A code such as AABC; 'auto' lets the strategy choose; unset: AABC-shaped pattern."""
 
-    def settings(self, space: CodeSpace, default_first_guess: str) -> Settings:
-        """These options, the first guess made a code (or AUTO) from the player's default."""
-        first = self.first_guess
-        if first is None:
-            default = default_first_guess
-            first = default if default == AUTO else space.format(space.patterned_code(default))
-        return Settings(self.ties, self.pool, self.mu, first)
+    def settings(self) -> Settings:
+        """These options' ties, pool and sample size."""
+        return Settings(self.ties, self.pool, self.mu)
 
 
 @dataclass(frozen=True)
@@ -93,7 +91,6 @@ class Settings:
     ties: Ties
     pool: Pool
     mu: int | None
-    first_guess: str  # a code, or AUTO in any case
 
 
 @dataclass(eq=False)
@@ -121,11 +118,9 @@ class OnePlyPlayer(Player[OnePlyOptions]):
         super().__init__(space, params)
         self.check_game(space, self.params)
         self.scorer = indexed_scorer(space)
-        self.settings = self.params.settings(space, self.default_first_guess)
-        if self.settings.first_guess.strip().lower() == AUTO:
-            self.first_guess: int | None = None
-        else:
-            self.first_guess = space.index(space.parse(self.settings.first_guess))
+        self.settings = self.params.settings()
+        first = self._opening(space, self.params)
+        self.first_guess: int | None = None if first is None else space.index(first)
         self._root = Position(np.arange(space.size, dtype=np.int64), played=())
         self._positions = 1
         self._rng = np.random.default_rng(0)
@@ -143,12 +138,13 @@ class OnePlyPlayer(Player[OnePlyOptions]):
             raise InvalidGameError(
                 f"player {cls.name!r}: pool must be 'consistent' ({cls.consistent_pool_only})"
             )
-        first = getattr(params, "first_guess", None)
-        if first is not None and first.strip().lower() != AUTO:
-            try:
-                space.parse(first)
-            except InvalidGameError as error:
-                raise InvalidGameError(f"player {cls.name!r}: first_guess: {error}") from None
+        cls._opening(space, params)
+
+    @classmethod
+    def _opening(cls, space: CodeSpace, params: PlayerParams) -> Code | None:
+        """The first guess of these options (``None``: the strategy chooses on the empty board)."""
+        written = getattr(params, "first_guess", None)
+        return opening_code(space, written, cls.default_first_guess, cls.name, chooses=True)
 
     @classmethod
     def estimate(cls, params: PlayerParams, space: CodeSpace) -> Cost:
@@ -254,7 +250,9 @@ class OnePlyPlayer(Player[OnePlyOptions]):
         sample = np.sort(self._rng.choice(position.consistent, self.settings.mu, replace=False))
         guesses = sample if self.settings.pool == "consistent" else None
         tied = self._tied(guesses, self.score(guesses, sample, position))
-        return self._prefer_consistent(tied, position.consistent)
+        if self.settings.pool == "consistent":
+            return tied
+        return prefer_consistent(tied, position.consistent)
 
     def _best_on_empty_board(self) -> Indices:
         """On the empty board a code's score depends only on its colour multiplicities.
@@ -270,14 +268,6 @@ class OnePlyPlayer(Player[OnePlyOptions]):
         tied = best_indices(scores)
         return tied if guesses is None else guesses[tied]
 
-    def _prefer_consistent(self, tied: Indices, consistent: Indices) -> Indices:
-        if self.settings.pool == "consistent":
-            return tied
-        # Both arrays are sorted, so membership is a binary search.
-        at = np.minimum(np.searchsorted(consistent, tied), consistent.size - 1)
-        inside = tied[consistent[at] == tied]
-        return inside if inside.size else tied
-
     def _remember(self, parent: Position, key: tuple[int, int], child: Position) -> None:
         if self._positions >= NODE_LIMIT:
             self._root.children.clear()  # bound memory; the values are recomputed on demand
@@ -291,11 +281,24 @@ class OnePlyPlayer(Player[OnePlyOptions]):
 
 
 class PartitionPlayer(OnePlyPlayer):
-    """Scores a guess by the partition of the candidates it induces."""
+    """Scores a guess by the partition of the candidates it induces.
 
-    heuristic: str
+    The heuristic is looked up once, when the player is made: the engine is handed the
+    :class:`~evo_mastermind.heuristics.Heuristic` object at every move.
+    """
+
+    heuristic_name: ClassVar[str] = ""
+    """The registered heuristic this player scores with (``one_ply``: its option)."""
     # With two candidates a consistent guess splits them perfectly, and is preferred.
     always_consistent_below = 2
+
+    def __init__(self, space: CodeSpace, params: OnePlyOptions | None = None) -> None:
+        super().__init__(space, params)
+        self.heuristic: Heuristic = known_heuristic(self.chosen_heuristic())
+
+    def chosen_heuristic(self) -> str:
+        """The name of the heuristic these options play."""
+        return self.heuristic_name
 
     def _best(self, position: Position) -> Indices:
         """Every best guess (the first only with lexicographic ties).
@@ -345,17 +348,17 @@ class HeuristicPlayer(PartitionPlayer):
     Params = HeuristicParams
     presets = PAPER_PRESETS
 
-    def __init__(self, space: CodeSpace, params: OnePlyOptions | None = None) -> None:
-        super().__init__(space, params)
+    def chosen_heuristic(self) -> str:
+        """The ``heuristic`` option."""
         assert isinstance(self.params, HeuristicParams)
-        self.heuristic = self.params.heuristic
+        return self.params.heuristic
 
 
 @register_player("entropy")
 class EntropyPlayer(PartitionPlayer):
     """Plays the guess whose partition of the consistent set has the highest entropy."""
 
-    heuristic = "entropy"
+    heuristic_name = "entropy"
     presets = PAPER_PRESETS
 
 
@@ -363,7 +366,7 @@ class EntropyPlayer(PartitionPlayer):
 class MostPartsPlayer(PartitionPlayer):
     """Plays the guess that splits the consistent set into the most non-empty parts (Kooi)."""
 
-    heuristic = "most_parts"
+    heuristic_name = "most_parts"
     presets = PAPER_PRESETS
 
 
@@ -371,7 +374,7 @@ class MostPartsPlayer(PartitionPlayer):
 class ExpectedSizePlayer(PartitionPlayer):
     """Plays the guess with the smallest expected remaining set (Irving)."""
 
-    heuristic = "expected_size"
+    heuristic_name = "expected_size"
     presets = PAPER_PRESETS
 
 
@@ -379,7 +382,7 @@ class ExpectedSizePlayer(PartitionPlayer):
 class WorstCasePlayer(PartitionPlayer):
     """Plays the guess with the smallest largest part (one-ply Knuth)."""
 
-    heuristic = "worst_case"
+    heuristic_name = "worst_case"
     presets = PAPER_PRESETS
 
 

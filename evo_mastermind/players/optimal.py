@@ -19,6 +19,7 @@ from pydantic import PositiveInt
 from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
 from evo_mastermind.game import InconsistentResponsesError
 from evo_mastermind.players.base import Player, PlayerParams, register_player
+from evo_mastermind.players.first_guess import AUTO, opening_code
 from evo_mastermind.scoring import Response
 
 if TYPE_CHECKING:
@@ -118,8 +119,7 @@ class OptimalPlayer(Player[OptimalParams]):
                 f"player 'optimal' searches spaces of at most {LARGEST_SPACE:,} codes; "
                 f"{space} has {space.size:,}"
             )
-        if params.first_guess is not None:
-            space.parse(params.first_guess)
+        opening_code(space, params.first_guess, AUTO, cls.name)
 
     @property
     def deterministic(self) -> bool:
@@ -128,12 +128,12 @@ class OptimalPlayer(Player[OptimalParams]):
 
     def solution(self, progress: bool = False) -> Solution:
         """The optimal tree of this game (searched on first use, then kept)."""
-        first = self.params.first_guess
+        first = opening_code(self.space, self.params.first_guess, AUTO, self.name)
         return _solution(
             self.space,
             self.params.max_guesses,
             self.params.objective,
-            None if first is None else self.space.format(self.space.parse(first)),
+            None if first is None else self.space.format(first),
             progress,
             self.executor,
         )

@@ -27,7 +27,7 @@ from typing import Literal
 import numpy as np
 from pydantic import PositiveInt, field_validator
 
-from evo_mastermind.codes import Code, Codes, CodeSpace, InvalidGameError
+from evo_mastermind.codes import Code, Codes, CodeSpace
 from evo_mastermind.evolution.archive import outside
 from evo_mastermind.evolution.choice import (
     LOOKAHEAD,
@@ -45,6 +45,7 @@ from evo_mastermind.players.base import (
     heuristic_option,
     register_player,
 )
+from evo_mastermind.players.first_guess import opening_code
 from evo_mastermind.sampling import (
     ConsistentSample,
     Constraints,
@@ -138,11 +139,9 @@ class SamplerPlayer(Player[SamplerParams]):
 
     def __init__(self, space: CodeSpace, params: SamplerParams | None = None) -> None:
         super().__init__(space, params)
-        text = self.params.first_guess
-        try:
-            self.first_guess = space.patterned_code("aabc") if text is None else space.parse(text)
-        except InvalidGameError as error:
-            raise InvalidGameError(f"player 'sampler': first_guess: {error}") from None
+        first = opening_code(space, self.params.first_guess, "aabc", self.name)
+        assert first is not None  # the default is a pattern: never the strategy's choice
+        self.first_guess = first
         self.curve = RemainingGuesses(self.params.remaining_a, self.params.remaining_b)
         self.history = History(space.pegs, space.colors)
         self._rng = np.random.default_rng(0)

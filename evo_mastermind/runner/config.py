@@ -26,6 +26,7 @@ from pydantic import (
     NonNegativeInt,
     PositiveFloat,
     PositiveInt,
+    PrivateAttr,
     ValidationError,
     field_validator,
     model_validator,
@@ -38,7 +39,6 @@ from evo_mastermind.players import (
     PluginError,
     import_plugins,
     known_player,
-    validate_params,
 )
 from evo_mastermind.runner.entries import (
     ExpandedEntry,
@@ -147,6 +147,8 @@ class ExperimentConfig(Strict):
     players: list[PlayerEntry] = Field(min_length=1)
     """The players, each ``{label, player, ...options}`` (see ``players`` below)."""
 
+    _entries: tuple[ExpandedEntry, ...] = PrivateAttr(default=())
+
     @field_validator("plugins")
     @classmethod
     def _import_plugins(cls, plugins: list[str]) -> list[str]:
@@ -165,7 +167,9 @@ class ExperimentConfig(Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> ExperimentConfig:
-        labels = [entry.label for entry in self.entries()]
+        # The plan's entries, expanded once: every later reader takes them from here.
+        self._entries = tuple(expanded for entry in self.players for expanded in entry.expand())
+        labels = [entry.label for entry in self._entries]
         duplicates = sorted({label for label in labels if labels.count(label) > 1})
         if duplicates:
             raise ValueError(f"player labels must be unique; repeated: {', '.join(duplicates)}")
@@ -201,9 +205,12 @@ class ExperimentConfig(Strict):
             if (problem := source_problem(size.space(), source)) is not None
         ]
 
-    def entries(self) -> list[ExpandedEntry]:
-        """Every player entry, sweeps expanded, in config order."""
-        return [expanded for entry in self.players for expanded in entry.expand()]
+    def entries(self) -> tuple[ExpandedEntry, ...]:
+        """Every player entry, sweeps expanded and options validated, in config order.
+
+        Expanded once, when the config is validated (the config is frozen, so is this plan).
+        """
+        return self._entries
 
     def published_table(self, config_path: Path) -> Path | None:
         """``compare_with`` resolved: a file of the project holding the config, else shipped.
@@ -422,9 +429,7 @@ def _check_players_fit(config: ExperimentConfig, path: Path) -> None:
     for entry in config.entries():
         for size in config.game:
             try:
-                known_player(entry.player).check_game(
-                    size.space(), validate_params(entry.player, entry.params)
-                )
+                known_player(entry.player).check_game(size.space(), entry.validated)
             except InvalidGameError as error:
                 raise ConfigError(f"{path}: players: {entry.label!r}: {error}") from None
 

@@ -1,6 +1,8 @@
 """A config's player entries.
 
 One player with its options, a preset and sweeps, and the labels that name each expanded entry.
+An entry is expanded and validated once, when the config is read: each expanded entry holds
+its player's validated options object, which the runner ships to workers as it is.
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     field_validator,
 )
 
 from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.players import (
+    PlayerParams,
     preset_options,
     validate_params,
 )
@@ -38,6 +42,8 @@ class PlayerEntry(BaseModel):
     """A named set of the player's options (``evo-mastermind players`` lists them); options
     written beside it override the preset's."""
 
+    _expanded: tuple[ExpandedEntry, ...] | None = PrivateAttr(default=None)
+
     @field_validator("label")
     @classmethod
     def _printable_label(cls, label: str) -> str:
@@ -52,8 +58,20 @@ class PlayerEntry(BaseModel):
         """The entry as if its preset's options had been written out (what decides games)."""
         return {"label": self.label, "player": self.player, **self.options()}
 
-    def expand(self) -> list[ExpandedEntry]:
-        """One entry per combination of swept values, each validated against the player."""
+    def expand(self) -> tuple[ExpandedEntry, ...]:
+        """One entry per combination of swept values, each validated against the player.
+
+        Expanded on the first call (when the config is validated), then kept: the entry is
+        frozen, so its expansion never changes.
+
+        Raises:
+            InvalidGameError: a label template, an empty sweep or options the player refuses.
+        """
+        if self._expanded is None:
+            self._expanded = self._expansion()
+        return self._expanded
+
+    def _expansion(self) -> tuple[ExpandedEntry, ...]:
         options = self.options()
         swept = [key for key, value in options.items() if isinstance(value, list)]
         fields = template_fields(self.label)
@@ -81,9 +99,11 @@ class PlayerEntry(BaseModel):
                 check_label(label)
             validated = validate_params(self.player, params)
             entries.append(
-                ExpandedEntry(label, self.player, validated.model_dump(exclude_defaults=True))
+                ExpandedEntry(
+                    label, self.player, validated.model_dump(exclude_defaults=True), validated
+                )
             )
-        return entries
+        return tuple(entries)
 
 
 LABEL_MAX_LENGTH = 200
@@ -148,16 +168,26 @@ def _label_value(value: Any) -> str:
 
 
 class ExpandedEntry(BaseModel):
-    """A player entry with every sweep resolved: the unit a game is played by."""
+    """A player entry with every sweep resolved: the unit a game is played by.
+
+    ``label``, ``player`` and ``params`` are what is recorded (``experiment.json``, the games
+    table); ``validated`` is the same options as the player's validated options object, what
+    the player is built from (it travels to the workers as it is, never re-read from text).
+    """
 
     model_config = ConfigDict(frozen=True)
 
     label: str
     player: str
     params: dict[str, Any]
+    """The options that differ from the player's defaults, as recorded."""
+    validated: PlayerParams = Field(exclude=True, repr=False)
+    """The options validated against the player (defaults filled in)."""
 
-    def __init__(self, label: str, player: str, params: dict[str, Any]) -> None:
-        super().__init__(label=label, player=player, params=params)
+    def __init__(
+        self, label: str, player: str, params: dict[str, Any], validated: PlayerParams
+    ) -> None:
+        super().__init__(label=label, player=player, params=params, validated=validated)
 
     @property
     def params_json(self) -> str:

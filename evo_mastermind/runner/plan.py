@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from evo_mastermind.players import known_player, validate_params
+from evo_mastermind.players import PlayerParams, known_player
 from evo_mastermind.runner.config import ConfigError, ExperimentConfig, PlanLimits
 from evo_mastermind.runner.entries import ExpandedEntry
 from evo_mastermind.runner.sources import GameSize, SecretSource
@@ -45,12 +45,15 @@ class Group:
 class Batch:
     """One task shipped to a worker: a player entry, the limits, and the games to play.
 
+    ``params`` is the entry's validated options object, shipped as it is (the worker builds
+    the player from it); ``params_json`` the same options as the games table records them.
     ``plugins`` names the modules that register players of the user's own: a worker imports
     them (once) before building the player, whatever process or machine it runs on.
     """
 
     label: str
     player: str
+    params: PlayerParams
     params_json: str
     root_seed: int
     guess_limit: int | None
@@ -101,6 +104,7 @@ def make_batch(config: ExperimentConfig, group: Group, keys: tuple[GameKey, ...]
     return Batch(
         label=group.entry.label,
         player=group.entry.player,
+        params=group.entry.validated,
         params_json=group.entry.params_json,
         root_seed=config.seed,
         guess_limit=config.guess_limit,
@@ -153,10 +157,9 @@ def estimate_plan(config: ExperimentConfig) -> PlanEstimate:
     seconds, slowest, slowest_seconds = 0.0, "", 0.0
     for entry in entries:
         player = known_player(entry.player)
-        params = validate_params(entry.player, entry.params)
         for size, source in blocks:
             space = size.space()
-            cost = player.estimate(params, space)  # each player knows its own options
+            cost = player.estimate(entry.validated, space)  # each player knows its own options
             player_memory = max(player_memory, cost.memory)
             if cost.seconds is None:
                 continue

@@ -12,7 +12,8 @@ Layout::
                                  have their log (:data:`MOVES_SCHEMA`)
     DIR/set-aside/               damaged shards moved out of games/ by ``--resume``
     DIR/player-error.log         the traceback of a player that raised (the run stopped)
-    DIR/summary.csv, report.md, plots/KIND.png, ...   what ``report`` and ``plot`` write
+    DIR/summary.csv, report.md, ... what ``report`` writes (:data:`REPORT_OUTPUTS`)
+    DIR/plots/KIND.png           what ``plot`` writes (:data:`PLOT_OUTPUTS`)
 
 A shard is written to a hidden temporary name and renamed into place, so a killed run
 leaves only whole shards; the keys in the shards are the games already played. Only this
@@ -40,8 +41,6 @@ from pydantic import ValidationError
 from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.runner.plan import KEY_COLUMNS, GameKey
 from evo_mastermind.runner.record import RECORD_VERSION, ExperimentRecord, as_record
-
-__all__ = ["RECORD_VERSION", "ExperimentRecord"]  # where they lived: importable here still
 
 GAMES_SCHEMA = pa.schema(
     [
@@ -102,14 +101,38 @@ CRASH_LOG_NAME = "player-error.log"
 SHARD_FINGERPRINT_KEY = b"evo_mastermind.fingerprint"
 """Parquet schema metadata naming the experiment a shard belongs to."""
 
+SUMMARY_FILE = "summary.csv"
+"""The paper's table of every player and block."""
+TESTS_FILE = "wilcoxon.csv"
+"""Every tested pair of players (rank-sum tests)."""
+A12_FILE = "a12.csv"
+"""The Vargha–Delaney A12 of every tested pair."""
+INTERVALS_FILE = "intervals.csv"
+"""Bootstrap confidence intervals of each player's mean guesses."""
+BY_SIZE_FILE = "by_size.csv"
+"""Per player and block figures, when several blocks were played."""
+TOURNAMENT_FILE = "tournament.csv"
+"""A tournament's record per player, size and secret source."""
+SCORE_TESTS_FILE = "score_tests.csv"
+"""A tournament's tests of per-round scores."""
+REPORT_FILE = "report.md"
+"""The report in Markdown."""
+
 REPORT_OUTPUTS = (
-    "summary.csv",
-    "wilcoxon.csv",
-    "by_size.csv",
-    "tournament.csv",
-    "score_tests.csv",
-    "report.md",
+    SUMMARY_FILE,
+    TESTS_FILE,
+    A12_FILE,
+    INTERVALS_FILE,
+    BY_SIZE_FILE,
+    TOURNAMENT_FILE,
+    SCORE_TESTS_FILE,
+    REPORT_FILE,
 )
+"""Every file ``report`` may write: ``--force`` removes them all, whichever kind of report
+the new experiment writes, so none of an earlier experiment's is left behind."""
+
+PLOTS_NAME = "plots"
+"""The folder ``plot`` writes its default files to."""
 PLOT_OUTPUTS = tuple(
     f"{kind}.{suffix}"
     for kind in ("distribution", "cumulative", "evaluations", "heatmap")
@@ -223,7 +246,7 @@ class ResultsDir:
         _remove_if_empty(self.moves)
         for name in (*REPORT_OUTPUTS, RECORD_NAME, CONFIG_NAME, CRASH_LOG_NAME):
             (self.path / name).unlink(missing_ok=True)
-        plots = self.path / "plots"
+        plots = self.path / PLOTS_NAME
         for name in PLOT_OUTPUTS:
             (plots / name).unlink(missing_ok=True)
         _remove_if_empty(plots)

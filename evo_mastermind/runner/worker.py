@@ -12,7 +12,6 @@ never share one.
 
 from __future__ import annotations
 
-import json
 import threading
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -28,7 +27,7 @@ from evo_mastermind.game import (
     InconsistentResponsesError,
     play_game,
 )
-from evo_mastermind.players import Player, import_plugins, make_player
+from evo_mastermind.players import Player, import_plugins, known_player
 from evo_mastermind.runner.crash import PlayerCrash
 from evo_mastermind.runner.plan import Batch, GameKey
 from evo_mastermind.runner.storage import GAMES_SCHEMA, MOVES_SCHEMA
@@ -53,8 +52,8 @@ def _player_for(batch: Batch, pegs: int, colors: int) -> Player:
     if player is None:
         if len(players) >= _PLAYER_CACHE_LIMIT:
             players.clear()  # bound memory in long-lived Dask workers
-        space = CodeSpace(pegs, colors)
-        player = make_player(batch.player, space, json.loads(batch.params_json))
+        # Built from the validated options the batch carries: nothing is read back from text.
+        player = known_player(batch.player)(CodeSpace(pegs, colors), batch.params)
         players[key] = player
     return player
 

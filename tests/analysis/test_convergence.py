@@ -54,7 +54,7 @@ def test_the_table_sums_up_each_move() -> None:
 
 def test_the_ecdf_counts_capped_moves_as_never_solved(tmp_path: Path) -> None:
     log = move_log({"A": [[100, 300], [200]], "B": [[1000, -5000, 100]]})
-    figure = plot_convergence(log, {"name": "conv"}, {"A": "#E69F00", "B": "#56B4E9"})
+    figure = plot_convergence(log, {"name": "conv"})
     ecdf, anytime = figure.axes
     lines = {line.get_label(): line for line in ecdf.get_lines()}
     assert np.asarray(lines["A"].get_xdata()).tolist() == [100, 200, 300]
@@ -65,7 +65,8 @@ def test_the_ecdf_counts_capped_moves_as_never_solved(tmp_path: Path) -> None:
     # Anytime: the median evaluations spent so far after each guess.
     a_curve = anytime.get_lines()[0]
     assert np.asarray(a_curve.get_ydata()).tolist() == [0, 150, 400]
-    assert "1 capped move" in figure.get_suptitle()
+    assert figure.notes == ("1 capped moves never find a consistent code.",)
+    assert figure.get_suptitle() == "conv: 6 searched moves"
     assert save_figure(figure, tmp_path / "c.pdf").stat().st_size > 0
 
 
@@ -73,3 +74,16 @@ def test_results_without_a_log_say_how_to_keep_one() -> None:
     games = pd.DataFrame({"label": ["A"], "pegs": [4], "colors": [6], "secrets": ["full"]})
     with pytest.raises(AnalysisError, match="run the experiment with 'log: moves'"):
         make_figure(games, {"name": "x"}, "convergence")
+
+
+def test_players_are_chosen_and_those_without_a_log_named() -> None:
+    log = move_log({"A": [[100, 300], [200]], "B": [[1000, -5000, 100]]})
+    games = pd.DataFrame({"label": ["A", "B", "Entropy"], "pegs": 4, "colors": 6})
+    figure = make_figure(
+        games, {"name": "x"}, "convergence", moves=log, players=["B", "Entropy"], title=""
+    )
+    assert [line.get_label() for line in figure.axes[0].get_lines()] == ["B"]
+    assert "Not shown, keeping no move log: Entropy." in figure.notes
+    assert figure.get_suptitle() == ""
+    with pytest.raises(AnalysisError, match="no games of 'C' here"):
+        make_figure(games, {"name": "x"}, "convergence", moves=log, players=["C"])

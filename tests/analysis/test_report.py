@@ -4,8 +4,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from evo_mastermind.analysis.files import write_unless_same
+from evo_mastermind.analysis.markdown import SEPARATOR
 from evo_mastermind.analysis.published import load_published
-from evo_mastermind.analysis.report import SEPARATOR, build_report, write_report, write_unless_same
+from evo_mastermind.analysis.report import build_report, write_report
 from evo_mastermind.analysis.results import AnalysisError
 from evo_mastermind.analysis.summary import SUMMARY_COLUMNS
 from evo_mastermind.studies import FOLDER

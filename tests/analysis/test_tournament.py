@@ -4,10 +4,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from evo_mastermind.analysis.analysis import Analysis
+from evo_mastermind.analysis.report import report_markdown
 from evo_mastermind.analysis.tournament import (
     pairwise_score_tests,
     round_scores,
-    tournament_report,
     tournament_table,
 )
 
@@ -92,8 +93,11 @@ def test_report_follows_the_config_order_of_sources_and_lists_lost_rounds() -> N
         "guess_limit": 100,
         "time_limit": 5.0,
         "secrets": ["scsa:two_color", "scsa:insert_colors"],
+        "report": "tournament",
     }
-    markdown, by_size, tests = tournament_report(games, experiment)
+    analysis = Analysis(games, experiment)
+    markdown = report_markdown(analysis)
+    by_size, tests = analysis.frame("tournament"), analysis.frame("score_tests")
     assert markdown.index("## scsa:two_color") < markdown.index("## scsa:insert_colors")
     assert (
         "| label | rounds | wins | losses | failures | win_rate | mean_guesses | mean_ms"

@@ -5,6 +5,7 @@ import pytest
 
 from evo_mastermind.codes import CodeSpace
 from evo_mastermind.engine import CLASSES_FROM
+from evo_mastermind.heuristics import known_heuristic
 from evo_mastermind.kernels.choosing import choose
 from evo_mastermind.kernels.rules import REDUCTIONS
 from evo_mastermind.partitions import best_guesses
@@ -37,7 +38,7 @@ def test_choose_finds_the_best_guesses_of_the_numpy_definition(
             if classes is not None
             else (np.arange(space.size),) * 2
         )
-        expected = best_guesses(scorer, candidates, pool_all, heuristic, False)
+        expected = best_guesses(scorer, candidates, pool_all, known_heuristic(heuristic), False)
         best = choose(scorer.codes, scorer.counts, candidates, groups, pool_all, heuristic, False)
         first = choose(scorer.codes, scorer.counts, candidates, groups, pool_all, heuristic, True)
         assert best.tolist() == expected.tolist()
@@ -53,6 +54,6 @@ def test_choose_scores_a_large_consistent_pool_once_per_class(heuristic: str) ->
     classes = colour_classes(space, frozenset({0}), frozenset({0}))
     assert classes is not None and candidates.size >= CLASSES_FROM
     groups = (classes.representatives, classes.of_code)
-    expected = best_guesses(scorer, candidates, False, heuristic, False)
+    expected = best_guesses(scorer, candidates, False, known_heuristic(heuristic), False)
     best = choose(scorer.codes, scorer.counts, candidates, groups, False, heuristic, False)
     assert best.tolist() == expected.tolist()

@@ -8,7 +8,6 @@ from evo_mastermind.heuristics import known_heuristic
 from evo_mastermind.kernels.rules import REDUCTIONS
 from evo_mastermind.kernels.scoring import partition_counts, pool_scores
 from evo_mastermind.partitions import partition_counts as count_parts
-from evo_mastermind.partitions import scored_partition_counts
 from evo_mastermind.scoring import indexed_scorer, response_matrix
 
 
@@ -86,7 +85,7 @@ def test_partition_counts_match_the_numpy_definition(pegs: int, colors: int) -> 
     guesses = np.arange(0, space.size, 13, dtype=np.int64)
     candidates = np.arange(0, space.size, 7, dtype=np.int64)
     got = partition_counts(scorer.codes, scorer.counts, guesses, candidates, space.n_responses)
-    expected = scored_partition_counts(scorer, guesses, candidates, space.n_responses)
+    expected = count_parts(scorer.matrix(guesses, candidates), space.n_responses)
     np.testing.assert_array_equal(got, expected)
 
 

@@ -2,6 +2,7 @@
 
 import json
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -139,12 +140,14 @@ def test_a_worker_imports_the_plugins_a_batch_names(
     # The defining module travels too, for a player registered by a script's own import.
     unnamed = config.model_copy(update={"plugins": []})
     assert make_batch(unnamed, group, group.keys[:3]).plugins == ("mylab.players",)
+    # Every executor ships the batch pickled, its validated options object included.
+    shipped = pickle.dumps(batch)
     # A fresh worker: it has never imported the plugin, and knows the built-in players only.
     del PLAYERS["colourful"]
     registries._imported_plugins.clear()
     for name in [name for name in sys.modules if name.startswith("mylab")]:
         del sys.modules[name]
-    played = play_batch(batch)
+    played = play_batch(pickle.loads(shipped))
     games = played.games
     assert played.crash is None
     assert games.num_rows == 3 and set(games.column("player").to_pylist()) == {"colourful"}

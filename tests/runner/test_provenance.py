@@ -69,8 +69,9 @@ def test_the_record_names_the_versions_and_the_plugin_source(
 ) -> None:
     module, source = plugin
     out = tmp_path / "out"
-    run(_config(module, tmp_path), out=out, executor="serial", progress=False)
+    results = run(_config(module, tmp_path), out=out, executor="serial", progress=False)
     [provenance] = _record(out)["provenance"]
+    assert "## Provenance" in results.write_report()
     assert provenance["tool"] == metadata.version("evo_mastermind")
     assert provenance["python"] == ".".join(map(str, sys.version_info[:3]))
     assert provenance["libraries"]["numpy"] == metadata.version("numpy")
@@ -107,6 +108,11 @@ def test_resume_refuses_games_of_an_edited_plugin_unless_accepted(
     first, second = _record(out)["provenance"]
     assert first["plugins"][module] != second["plugins"][module]
     assert "changed code" in capsys.readouterr().err
+    # The report says that two versions played, and lists both digests.
+    report = (out / "report.md").read_text()
+    assert "**The games were played by 2 versions of the code**" in report
+    for entry in (first, second):
+        assert f"plugin {module} sha256:{entry['plugins'][module][:12]}" in report
 
 
 def test_an_unchanged_resume_keeps_one_provenance(plugin: tuple[str, Path], tmp_path: Path) -> None:
