@@ -135,7 +135,7 @@ PLOTS_NAME = "plots"
 """The folder ``plot`` writes its default files to."""
 PLOT_OUTPUTS = tuple(
     f"{kind}.{suffix}"
-    for kind in ("distribution", "cumulative", "evaluations", "heatmap")
+    for kind in ("distribution", "cumulative", "evaluations", "heatmap", "convergence")
     for suffix in ("png", "pdf")
 )
 """The default plot files (``plots/KIND.png``); anything else in ``plots/`` is the user's."""
