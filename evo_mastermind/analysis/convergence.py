@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -131,9 +132,13 @@ def plot_convergence(
     with paper_style():
         figure = PaperFigure(figsize=size or CONVERGENCE_SIZE, layout="constrained")
         ecdf, anytime = figure.subplots(1, 2)
-        for (label, pegs, colors), rows in searched.groupby(
-            ["label", "pegs", "colors"], sort=False
-        ):
+        lines: dict[tuple[str, int, int], pd.DataFrame] = {}
+        for key, rows in searched.groupby(["label", "pegs", "colors"]):
+            group: tuple[Any, ...] = tuple(key)
+            lines[(str(group[0]), int(group[1]), int(group[2]))] = rows
+        # The players in the config's (or the chosen) order, each size in turn.
+        for label, pegs, colors in sorted(lines, key=lambda key: (shown.index(key[0]), key[1:])):
+            rows = lines[(label, pegs, colors)]
             name = f"{label} ({pegs},{colors})" if several else str(label)
             colour = colours.get(str(label), "#000000")
             found = np.sort(rows.loc[~rows["capped"], "evaluations"].to_numpy(dtype=float))
