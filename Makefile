@@ -66,4 +66,4 @@ strip-notebooks: $(STAMP)
 	done
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache site
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache site .cache

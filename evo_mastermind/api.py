@@ -24,7 +24,7 @@ import numpy as np
 
 from evo_mastermind.codes import InvalidGameError
 from evo_mastermind.execution import EXECUTOR_NAMES, ExecutorName
-from evo_mastermind.messages import notify
+from evo_mastermind.messages import notify, silenced
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -192,6 +192,8 @@ def run(
     allow_large: bool = False,
     accept_changed_code: bool = False,
     spelling: Callable[[str], str] = _keyword,
+    sample: int | None = None,
+    quiet: bool = False,
 ) -> Results:
     """Play an experiment's games into a results directory and open it.
 
@@ -212,6 +214,10 @@ def run(
             played by another version of evo_mastermind or of a plugin module (the record
             and the report then list every version); refused otherwise.
         spelling: how options are named in errors (the command line passes ``--name``).
+        sample: replaces the config's secrets with a uniform sample of this many per game
+            size (e.g. ``run("paper/table2", sample=100)`` for a quick look at a study).
+        quiet: no progress bar and no notices (the plan's estimate, a compilation); errors
+            are raised as ever.
 
     Raises:
         InvalidGameError: any problem with the options, the config (naming the file or,
@@ -247,10 +253,16 @@ def run(
             f"{spelling('accept_changed_code')} goes with {spelling('resume')} (it lets a resumed "
             "run add games to results played by other code)"
         )
+    if sample is not None and (
+        isinstance(sample, bool) or not isinstance(sample, int) or sample < 1
+    ):
+        raise RunOptionsError(
+            f"{spelling('sample')} must be a whole number of secrets, at least 1, got {sample!r}"
+        )
     try:
         return _run(
             config, out, runs_asked, executor, workers_asked, scheduler, resume, force, progress,
-            plugins, allow_large, accept_changed_code,
+            plugins, allow_large, accept_changed_code, sample, quiet,
         )  # fmt: skip
     except InvalidGameError as error:
         if spelling is _keyword and error.args and isinstance(error.args[0], str):
@@ -271,6 +283,8 @@ def _run(
     plugins: Sequence[str],
     allow_large: bool,
     accept_changed_code: bool,
+    sample: int | None,
+    quiet: bool,
 ) -> Results:
     from evo_mastermind.runner import ResultsDir, load_config, make_executor, run_experiment
     from evo_mastermind.runner.config import NO_LIMITS, PlanLimits, config_from_data
@@ -286,17 +300,17 @@ def _run(
         )
     if isinstance(config, Mapping):
         data: dict[str, Any] = plain_data(config)  # numpy numbers are numbers; a Path is text
-        loaded = config_from_data(data, runs=runs, plugins=plugins, limits=limits)
+        loaded = config_from_data(data, runs=runs, plugins=plugins, limits=limits, sample=sample)
         written = _as_yaml(data)
         config_path = Path("config")
     else:
         from evo_mastermind.studies import config_file
 
         config_path = config_file(config)
-        loaded = load_config(config_path, runs=runs, plugins=plugins, limits=limits)
+        loaded = load_config(config_path, runs=runs, plugins=plugins, limits=limits, sample=sample)
     chosen = workers or (1 if executor == "serial" else os.cpu_count() or 1)
     announcement = check_plan(estimate_plan(loaded), limits, chosen)
-    if announcement:
+    if announcement and not quiet:
         notify(announcement)
     target = Path(out) if out is not None else Path("results") / loaded.name
     check_out(ResultsDir(target))  # an unusable directory is refused before any worker starts
@@ -304,7 +318,7 @@ def _run(
         if written is not None:  # the runner keeps the config's text beside the games
             config_path = Path(folder) / f"{loaded.name}.yaml"
             config_path.write_text(written, encoding="utf-8")
-        with make_executor(executor, workers, scheduler) as pool:
+        with silenced(quiet), make_executor(executor, workers, scheduler) as pool:
             outcome = run_experiment(
                 loaded,
                 config_path,
@@ -312,7 +326,7 @@ def _run(
                 pool,
                 resume=resume,
                 force=force,
-                progress=progress,
+                progress=progress and not quiet,
                 accept_changed_code=accept_changed_code,
             )
     results = load(target)
@@ -535,9 +549,10 @@ class Results:
         size: tuple[float, float] | None = None,
         players: Sequence[str] | None = None,
     ) -> PaperFigure:
-        """A figure: ``distribution``, ``cumulative``, ``evaluations``, ``heatmap`` or ``cd``.
+        """A figure of one kind (see ``PLOT_KINDS``).
 
-        ``cd`` is the critical-difference diagram of the players' mean ranks by secret.
+        ``cd`` is the critical-difference diagram of the players' mean ranks by secret;
+        ``convergence`` draws the move log (``log: moves``) instead of the games.
 
         It shows itself in a notebook; ``figure.notes`` says what it leaves out.
 
@@ -558,10 +573,31 @@ class Results:
         if out is not None:
             check_plot_file(out)  # before the figure is drawn
         games = self.games.assign(secrets="all sources") if pool_secrets else self.games
-        figure = make_figure(games, self.experiment, kind, title=title, size=size, players=players)
+        moves = self.moves() if kind == "convergence" else None
+        figure = make_figure(
+            games, self.experiment, kind, title=title, size=size, players=players, moves=moves
+        )
         if out is not None:
             save_figure(figure, out)
         return figure
+
+    def moves(self) -> pd.DataFrame:
+        """The move log (``log: moves``): one row per move of each evolutionary player's game.
+
+        Columns: the game's identity (``label``, ``pegs``, ``colors``, ``secrets``, ``run``,
+        ``secret``, ``occurrence``), then ``move`` (from 1), ``generations``, ``evaluations``,
+        ``restarts``, ``best_distance``, ``consistent`` and ``capped``. Empty when the
+        experiment kept no log.
+        """
+        from evo_mastermind.analysis.convergence import load_moves
+
+        return load_moves(self.path)
+
+    def convergence(self) -> pd.DataFrame:
+        """The move log summed up per player, game size and move number (means, medians)."""
+        from evo_mastermind.analysis.convergence import convergence_table
+
+        return convergence_table(self.moves())
 
     def effect_sizes(self) -> pd.DataFrame:
         """Vargha–Delaney A12 of every tested pair in a block, with its magnitude (``a12.csv``).

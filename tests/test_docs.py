@@ -83,7 +83,9 @@ def test_the_nav_names_only_pages_that_exist_or_are_generated() -> None:
         return []
 
     for page in pages(config["nav"]):
-        assert (ROOT / "docs" / page).is_file() or page in GENERATORS, page
+        # Notebooks are pages too, taken from notebooks/ (docs/hooks.py).
+        notebook = page.startswith("notebooks/") and (ROOT / page).is_file()
+        assert (ROOT / "docs" / page).is_file() or page in GENERATORS or notebook, page
 
 
 def test_the_readme_is_a_front_door() -> None:
@@ -150,3 +152,14 @@ def test_the_readme_and_getting_started_agree_on_the_test_time() -> None:
     readme = said.search((ROOT / "README.md").read_text())
     started = said.search((ROOT / "docs" / "getting-started.md").read_text())
     assert readme and started and readme.group(1) == started.group(1)
+
+
+def test_every_notebook_is_a_page_of_the_site_run_in_fast_mode() -> None:
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=yaml.Loader)
+    notebooks = next(item["Notebooks"] for item in config["nav"] if "Notebooks" in item)
+    listed = sorted(page for entry in notebooks for page in entry.values())
+    assert listed == sorted(f"notebooks/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb"))
+    jupyter = next(p["mkdocs-jupyter"] for p in config["plugins"] if "mkdocs-jupyter" in p)
+    assert jupyter["execute"] and jupyter["include"] == ["notebooks/*.ipynb"]
+    hooks = (ROOT / "docs" / "hooks.py").read_text()
+    assert 'os.environ["EVO_MASTERMIND_FAST"] = "1"' in hooks

@@ -23,6 +23,7 @@ import pandas as pd
 from matplotlib.lines import Line2D
 
 from evo_mastermind.analysis.cd_diagram import plot_cd
+from evo_mastermind.analysis.convergence import load_moves, plot_convergence
 from evo_mastermind.analysis.figures import (
     COLUMN_PLAYERS,
     COLUMN_WIDTH,
@@ -426,8 +427,9 @@ def make_figure(
     title: str | None = None,
     size: tuple[float, float] | None = None,
     players: Sequence[str] | None = None,
+    moves: pd.DataFrame | None = None,
 ) -> PaperFigure:
-    """The figure of one kind for a games table.
+    """The figure of one kind for a games table (``convergence``: of its move log ``moves``).
 
     Args:
         games: the games table.
@@ -436,10 +438,16 @@ def make_figure(
         title: the title (default: the experiment's name and the game; ``""``: none).
         size: (width, height) in inches (default: a paper's column or text width).
         players: the players to show, in this order (default: all, in the config's order).
+        moves: the move log (``log: moves``), which the ``convergence`` kind draws.
 
     Raises:
         AnalysisError: an unknown kind or player, or a kind these games cannot show.
     """
+    if kind == "convergence":
+        log = moves if moves is not None else pd.DataFrame(columns=["move"])
+        return plot_convergence(
+            log, experiment, games=games, title=title, size=size, players=players
+        )
     if kind not in PLOTTERS:
         raise AnalysisError(f"unknown plot kind {kind!r}; choose one of {', '.join(PLOT_KINDS)}")
     return PLOTTERS[kind](games, experiment, title=title, size=size, players=players)
@@ -467,7 +475,10 @@ def results_figure(
     if pool_secrets:
         games = games.assign(secrets="all sources")
     experiment = load_experiment(results_dir)
-    return make_figure(games, experiment, kind, title=title, size=size, players=players)
+    moves = load_moves(results_dir) if kind == "convergence" else None
+    return make_figure(
+        games, experiment, kind, title=title, size=size, players=players, moves=moves
+    )
 
 
 def default_plot_path(results_dir: Path | str, kind: str) -> Path:

@@ -28,6 +28,7 @@ from evo_mastermind.cli.common import (
     _write_log,
     given_path,
 )
+from evo_mastermind.cli.examples import add_examples_command
 from evo_mastermind.cli.export import _export
 from evo_mastermind.cli.play import BAD_ANSWERS_IN_A_ROW, _play
 from evo_mastermind.cli.players import _players
@@ -175,6 +176,13 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--out", help="results directory (default results/<name>/)")
     run.add_argument("--runs", type=int, help="override the config's number of runs")
+    run.add_argument(
+        "--sample",
+        type=int,
+        metavar="N",
+        help="replace the config's secrets with a uniform sample of N per game size "
+        "(a quick look at a long study: run paper/table2 --sample 100)",
+    )
     _add_executor_arguments(run)
     run.add_argument(
         "--scheduler", help="Dask scheduler address (default: an in-process LocalCluster)"
@@ -197,6 +205,11 @@ def _build_parser() -> argparse.ArgumentParser:
         help="run plans above the limits (1,000 entries, 10 million games, the machine's memory)",
     )
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    run.add_argument(
+        "--quiet",
+        action="store_true",
+        help="print nothing but errors and warnings: no progress bar, notices, report or summary",
+    )
     _add_plugin_argument(run)
     run.set_defaults(handler=_run)
 
@@ -270,6 +283,7 @@ def _build_parser() -> argparse.ArgumentParser:
     export.set_defaults(handler=_export)
 
     _add_study_commands(commands)
+    add_examples_command(commands, _Parser)
 
     players = commands.add_parser(
         "players", help="list the registered players, their options and presets"

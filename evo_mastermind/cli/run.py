@@ -29,8 +29,13 @@ def _run(args: argparse.Namespace) -> int:
         allow_large=args.allow_large,
         accept_changed_code=args.accept_changed_code,
         spelling=_flag,
+        sample=args.sample,
+        quiet=args.quiet,
     )
-    print(results.write_report())
+    report = results.write_report()  # written to the results directory, quiet or not
+    if args.quiet:
+        return _report_failed_games(results.path, results.experiment.seed)
+    print(report)
     outcome = results.outcome
     assert outcome is not None
     print(

@@ -7,6 +7,7 @@ loads its numpy support.
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 import time
 from pathlib import Path
@@ -74,6 +75,15 @@ def _is_cached(kernel: Any) -> bool:
     return any(CACHE.glob(f"*.{name}-*.nbi"))
 
 
+def is_quiet() -> bool:
+    """Whether ``run --quiet`` silenced notices.
+
+    The engine imports nothing above the codes, so it reads the variable named by
+    :data:`evo_mastermind.messages.QUIET_VARIABLE` itself.
+    """
+    return os.environ.get("EVO_MASTERMIND_QUIET", "") not in ("", "0")
+
+
 def call(kernel: Any, *args: Any) -> Any:
     """Call a kernel; its first call in a process says so when compiling took over a second.
 
@@ -82,7 +92,7 @@ def call(kernel: Any, *args: Any) -> Any:
     """
     if kernel in _CALLED:  # a set lookup: ``kernel.signatures`` hashes every type, slowly
         return kernel(*args)
-    if not _ANNOUNCED and not _is_cached(kernel):
+    if not _ANNOUNCED and not _is_cached(kernel) and not is_quiet():
         _ANNOUNCED.append(True)
         print(
             "evo_mastermind: compiling the exhaustive players' kernels for this machine "
@@ -94,7 +104,7 @@ def call(kernel: Any, *args: Any) -> Any:
     result = kernel(*args)
     _CALLED.add(kernel)
     seconds = time.perf_counter() - start
-    if seconds > 1.0:
+    if seconds > 1.0 and not is_quiet():
         print(
             f"evo_mastermind: compiled the exhaustive players' kernel {kernel.__name__} in "
             f"{seconds:.1f} s (once per machine, then cached)",

@@ -66,7 +66,7 @@ from evo_mastermind.players.base import (
     register_player,
 )
 from evo_mastermind.players.cost import Cost, choice_cost
-from evo_mastermind.players.evolutionary import GAParams, _BestSoFar, _SearchPlayer
+from evo_mastermind.players.evolutionary import BestSoFar, GAParams, _SearchPlayer
 from evo_mastermind.players.sampler import draw_consistent
 from evo_mastermind.sampling import ConsistentSample, Constraints
 from evo_mastermind.scoring import Response
@@ -262,6 +262,10 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
             capped_guesses=counted.capped_guesses,
         )
 
+    def consistent_held(self) -> int | None:
+        """The archive's members when the guess was chosen."""
+        return len(self.archive)
+
     def after_response(self, guess: Code, response: Response) -> None:
         """Keep only the members still consistent."""
         self.archive.keep_consistent(guess, response.pack(self.space.pegs), self.space.colors)
@@ -319,12 +323,12 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
         self._uniform_trials += sample.trials
         return sample
 
-    def _search(self) -> _BestSoFar:
+    def _search(self) -> BestSoFar:
         """Run the genetic search until the archive is full or stops growing."""
         options = self.params
-        best = _BestSoFar(self.history.guesses)
+        best = BestSoFar(self.history.guesses)
         without_new = 0
-        for batch in self.search.generations(self._rng, self.archive.codes):
+        for batch in self.watched(self.search.generations(self._rng, self.archive.codes)):
             added = self.archive.offer(batch.codes[batch.distance == 0])
             self._remember(batch.codes)
             if len(self.archive) == 0:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from abc import abstractmethod
+from collections.abc import Iterator
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic
 
@@ -42,7 +43,13 @@ from evo_mastermind.evolution.archive import outside
 from evo_mastermind.evolution.eda import EDASearch, UnivariateEDA
 from evo_mastermind.evolution.fitness import CountingEvaluator, Distances, History
 from evo_mastermind.evolution.individuals import FitnessKind
-from evo_mastermind.evolution.search import ConsistencySearch, PopulationSearch, SearchSettings
+from evo_mastermind.evolution.logbook import Logbook
+from evo_mastermind.evolution.search import (
+    Batch,
+    ConsistencySearch,
+    PopulationSearch,
+    SearchSettings,
+)
 from evo_mastermind.game import InconsistentResponsesError, PlayerStats
 from evo_mastermind.players.base import Player, PlayerParams, Preset, register_player
 from evo_mastermind.players.cost import Cost, items_memory
@@ -68,8 +75,15 @@ class EvolutionaryParams(PlayerParams):
     if there are none, the answers contradict each other and the player says so at once."""
 
 
-class _BestSoFar:
-    """The code nearest to consistency seen in a move, excluding codes already played."""
+class BestSoFar:
+    """The code nearest to consistency seen in a move, excluding codes already played.
+
+    Give :meth:`update` every evaluated batch; :meth:`EvolutionaryPlayer.capped` plays its
+    code when the move's evaluations run out.
+
+    Args:
+        played: the codes already played (``player.history.guesses``).
+    """
 
     def __init__(self, played: Codes) -> None:
         self.played = played
@@ -77,6 +91,7 @@ class _BestSoFar:
         self.distance = np.inf
 
     def update(self, codes: Codes, distance: Distances) -> None:
+        """Keep the nearest of ``codes`` (distances ``distance``) if nearer than the best."""
         if codes.shape[0] == 0:
             return
         allowed = outside(codes, self.played)
@@ -109,6 +124,10 @@ class EvolutionaryPlayer(Player[EvolutionaryT], Generic[EvolutionaryT]):
         self.random = random.Random(0)
         """The generator of the DEAP operators, reseeded at every game."""
         self._move_start_evaluations = 0
+        self.search: PopulationSearch | None = None
+        """The population search the player drives, if any (its restarts are logged)."""
+        self.logbook = Logbook()
+        """Per-move records of the search, kept only when a run enables it."""
 
     @classmethod
     def estimate(cls, params: PlayerParams, space: CodeSpace) -> Cost:
@@ -126,6 +145,11 @@ class EvolutionaryPlayer(Player[EvolutionaryT], Generic[EvolutionaryT]):
         return False
 
     @property
+    def rng(self) -> np.random.Generator:
+        """The game's own numpy generator (set by :meth:`start`): draw every code from it."""
+        return self._rng
+
+    @property
     def history(self) -> History:
         """The guesses and responses of the current game."""
         return self.evaluator.history
@@ -137,14 +161,35 @@ class EvolutionaryPlayer(Player[EvolutionaryT], Generic[EvolutionaryT]):
         self.random.seed(int(rng.integers(2**63)))
         self.evaluator.reset()
         self.capped_guesses = 0
+        self.logbook.start_game()
         self.reset_game()
 
     def ask(self) -> Code:
         """The first guess, then whatever this move's evolution finds."""
         if len(self.history) == 0:
+            if self.logbook.enabled:
+                self.logbook.start_move()
+                self.logbook.end_move(0, 0, None, capped=False)
             return self.first_guess.copy()
         self._move_start_evaluations = self.evaluator.evaluations
-        return self.next_guess()
+        if not self.logbook.enabled:
+            return self.next_guess()
+        return self._logged_guess()
+
+    def _logged_guess(self) -> Code:
+        """:meth:`next_guess`, recorded in the logbook (it draws nothing: same guess)."""
+        evaluations = self.stats().evaluations or 0
+        restarts = self.search.restarts if self.search is not None else 0
+        capped = self.capped_guesses
+        self.logbook.start_move()
+        guess = self.next_guess()
+        self.logbook.end_move(
+            evaluations=(self.stats().evaluations or 0) - evaluations,
+            restarts=(self.search.restarts if self.search is not None else 0) - restarts,
+            consistent=self.consistent_held(),
+            capped=self.capped_guesses > capped,
+        )
+        return guess
 
     def tell(self, guess: Code, response: Response) -> None:
         """Record the response; subclasses update their populations."""
@@ -160,12 +205,30 @@ class EvolutionaryPlayer(Player[EvolutionaryT], Generic[EvolutionaryT]):
         )
 
     # -- helpers for subclasses ----------------------------------------------------------
+    def watched(self, batches: Iterator[Batch]) -> Iterator[Batch]:
+        """``batches`` as they are, counted by the logbook when it is enabled.
+
+        Wrap the search's generations in it (``for batch in self.watched(...)``) so the
+        logbook sees every generation; with the logbook off it returns ``batches`` itself.
+        """
+        if not self.logbook.enabled:
+            return batches
+        return self.logbook.watch(batches)
+
+    def consistent_held(self) -> int | None:
+        """Consistent codes held when the guess was chosen (the logbook's ``consistent``).
+
+        By default those of the last generation watched; a player keeping a set of its own
+        (the archive) counts that instead.
+        """
+        return self.logbook.last_consistent
+
     def over_cap(self) -> bool:
         """Whether this move has used up its evaluations."""
         spent = self.evaluator.evaluations - self._move_start_evaluations
         return spent >= self.params.max_evaluations_per_guess
 
-    def capped(self, best: _BestSoFar) -> Code:
+    def capped(self, best: BestSoFar) -> Code:
         """Play the code nearest to consistency after the cap, and count it.
 
         Raises:
@@ -250,6 +313,7 @@ class EDAPlayer(EvolutionaryPlayer[EDAParams]):
 
     Params = EDAParams
     default_first_guess = "aabb"
+    search: EDASearch
 
     def __init__(self, space: CodeSpace, params: EDAParams | None = None) -> None:
         super().__init__(space, params)
@@ -282,8 +346,8 @@ class EDAPlayer(EvolutionaryPlayer[EDAParams]):
 
     def next_guess(self) -> Code:
         """Generate, evaluate, update until a generation holds a consistent code."""
-        best = _BestSoFar(self.history.guesses)
-        for batch in self.search.generations(self._rng):
+        best = BestSoFar(self.history.guesses)
+        for batch in self.watched(self.search.generations(self._rng)):
             consistent = np.flatnonzero(batch.distance == 0)
             if consistent.size:
                 return batch.codes[self._pick(consistent, batch.entropy)].copy()
@@ -337,6 +401,8 @@ class _SearchPlayer(EvolutionaryPlayer[SearchT], Generic[SearchT]):
 
     Params: ClassVar[type[PlayerParams]] = GAParams
 
+    search: PopulationSearch
+
     def __init__(self, space: CodeSpace, params: SearchT | None = None) -> None:
         super().__init__(space, params)
         self.search = self.make_search(self.params.search_settings())
@@ -359,8 +425,8 @@ class GAPlayer(_SearchPlayer[GAParams]):
 
     def next_guess(self) -> Code:
         """Evolve until an evaluated code is consistent, and play the first such code."""
-        best = _BestSoFar(self.history.guesses)
-        for batch in self.search.generations(self._rng):
+        best = BestSoFar(self.history.guesses)
+        for batch in self.watched(self.search.generations(self._rng)):
             consistent = np.flatnonzero(batch.distance == 0)
             if consistent.size:
                 return batch.codes[consistent[0]].copy()

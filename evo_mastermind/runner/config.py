@@ -146,6 +146,12 @@ class ExperimentConfig(Strict):
     failures and scores per secret source."""
     statistics: Statistics = Statistics()
     """How players are compared (see ``statistics`` below)."""
+    log: Literal["moves"] | None = None
+    """``moves``: the evolutionary players (``eda``, ``ga``, ``archive`` and subclasses) also
+    keep a record of every move's search (generations, evaluations, restarts, best distance to
+    consistency, consistent codes held), stored in ``moves/`` beside the games and read with
+    ``Results.moves()``; ``plot convergence`` draws it. Unset: nothing more is kept, and the
+    games are the same either way."""
     # Before ``players``: fields validate in order, so plugin players are known in time.
     plugins: list[Annotated[str, Field(pattern=MODULE_NAME)]] = Field(default_factory=list)
     """Modules to import before the players are checked (your own players, registered with
@@ -243,6 +249,7 @@ class ExperimentConfig(Strict):
     def _game_settings(self, exclude: set[str]) -> dict[str, Any]:
         """The settings that decide games, less ``exclude`` (names and reporting never do)."""
         reporting = {"name", "description", "compare_with", "compare_as", "statistics", "report"}
+        reporting |= {"log"}  # what is kept beside the games never changes them
         return self.model_dump(
             mode="json", exclude=reporting | {"batch_games", "plugins"} | exclude
         )
@@ -297,6 +304,7 @@ def load_config(
     runs: int | None = None,
     plugins: Sequence[str] = (),
     limits: PlanLimits | None = None,
+    sample: int | None = None,
 ) -> ExperimentConfig:
     """Read and validate a config file.
 
@@ -306,6 +314,7 @@ def load_config(
         runs: overrides the file's number of runs.
         plugins: plugin modules added to the file's ``plugins:`` (``--plugin``).
         limits: what the plan may ask for (default :class:`PlanLimits`).
+        sample: replaces the file's secrets with a uniform sample of this many (``--sample``).
 
     Raises:
         ConfigError: one line naming the file, the key and the problem.
@@ -330,7 +339,7 @@ def load_config(
         raise ConfigError(f"{path}: not valid YAML{where}: {problem}") from None
     except RecursionError:
         raise ConfigError(f"{path}: not valid YAML: nested too deeply") from None
-    return config_from_data(data, path, runs=runs, plugins=plugins, limits=limits)
+    return config_from_data(data, path, runs=runs, plugins=plugins, limits=limits, sample=sample)
 
 
 def config_from_data(
@@ -340,6 +349,7 @@ def config_from_data(
     runs: int | None = None,
     plugins: Sequence[str] = (),
     limits: PlanLimits | None = None,
+    sample: int | None = None,
 ) -> ExperimentConfig:
     """Validate a config already read (a YAML file's content, or a dict written in Python).
 
@@ -349,6 +359,8 @@ def config_from_data(
         runs: overrides the number of runs.
         plugins: plugin modules added to ``plugins:``.
         limits: what the plan may ask for (default :class:`PlanLimits`).
+        sample: replaces every secret source with one uniform sample of this many secrets
+            per game size (``{sample: N}``), e.g. to try a long study quickly.
 
     Raises:
         ConfigError: one line naming the source, the key and the problem.
@@ -362,6 +374,8 @@ def config_from_data(
     data = {k: v for k, v in data.items() if not (isinstance(k, str) and k.startswith("x-"))}
     if runs is not None:
         data["runs"] = runs
+    if sample is not None:
+        data["secrets"] = {"sample": sample}
     if plugins:
         written = data.get("plugins") or []
         if isinstance(written, list):

@@ -60,6 +60,8 @@ class Batch:
     time_limit: float | None
     keys: tuple[GameKey, ...]
     plugins: tuple[str, ...] = ()
+    log_moves: bool = False
+    """Whether players keeping a logbook return their move records (``log: moves``)."""
 
 
 def draw_secrets(config: ExperimentConfig, size: GameSize, source: SecretSource) -> list[str]:
@@ -109,6 +111,7 @@ def make_batch(config: ExperimentConfig, group: Group, keys: tuple[GameKey, ...]
         time_limit=config.time_limit,
         keys=keys,
         plugins=_plugins_for(config, group.entry.player),
+        log_moves=config.log == "moves",
     )
 
 

@@ -404,7 +404,7 @@ def _play_all(
         queue, batch = executor.next_done()
         games = batch.games
         if games.num_rows:
-            results.write_shard(games, identity)
+            results.write_shard(games, identity, batch.moves)
             bar.update(games.num_rows)
         if batch.crash is not None:
             bar.close()

@@ -7,6 +7,9 @@ Layout::
     DIR/experiment.json          what was run (:class:`ExperimentRecord`, versioned)
     DIR/config.yaml              the config file as given
     DIR/games/part-NNNNN.parquet one shard per finished batch, stamped with the fingerprint
+    DIR/moves/part-NNNNN.parquet the move log of the games shard of the same number (``log:
+                                 moves`` only), written before it, so a shard's games always
+                                 have their log (:data:`MOVES_SCHEMA`)
     DIR/set-aside/               damaged shards moved out of games/ by ``--resume``
     DIR/player-error.log         the traceback of a player that raised (the run stopped)
     DIR/summary.csv, report.md, ... what ``report`` writes (:data:`REPORT_OUTPUTS`)
@@ -66,6 +69,21 @@ GAMES_SCHEMA = pa.schema(
 
 ``failure`` says in words why a game that was not solved failed (null when solved)."""
 
+MOVES_SCHEMA = pa.schema(
+    [
+        *[GAMES_SCHEMA.field(name) for name in KEY_COLUMNS],
+        ("move", pa.int32()),
+        ("generations", pa.int64()),
+        ("evaluations", pa.int64()),
+        ("restarts", pa.int64()),
+        ("best_distance", pa.int64()),
+        ("consistent", pa.int64()),
+        ("capped", pa.bool_()),
+    ]
+)
+"""The move log (``log: moves``): one row per move of a game played by a player keeping a
+logbook (:class:`evo_mastermind.evolution.MoveRecord`), keyed as the games are."""
+
 ADDED_COLUMNS = ("failure",)
 """Columns added after shards were first written: an older shard reads them as nulls."""
 
@@ -77,6 +95,7 @@ LOCK_NAME = ".evo-mastermind.lock"
 RECORD_NAME = "experiment.json"
 CONFIG_NAME = "config.yaml"
 GAMES_NAME = "games"
+MOVES_NAME = "moves"
 SET_ASIDE_NAME = "set-aside"
 CRASH_LOG_NAME = "player-error.log"
 SHARD_FINGERPRINT_KEY = b"evo_mastermind.fingerprint"
@@ -125,7 +144,7 @@ PLOTS_NAME = "plots"
 """The folder ``plot`` writes its default files to."""
 PLOT_OUTPUTS = tuple(
     f"{kind}.{suffix}"
-    for kind in ("distribution", "cumulative", "evaluations", "heatmap", "cd")
+    for kind in ("distribution", "cumulative", "evaluations", "heatmap", "cd", "convergence")
     for suffix in ("png", "pdf")
 )
 """The default plot files (``plots/KIND.png``); anything else in ``plots/`` is the user's."""
@@ -166,6 +185,7 @@ class ResultsDir:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.games = self.path / GAMES_NAME
+        self.moves = self.path / MOVES_NAME
         self.manifest_path = self.path / RECORD_NAME
         self.marker_path = self.path / MARKER_NAME
         self.lock_path = self.path / LOCK_NAME
@@ -228,8 +248,11 @@ class ResultsDir:
             )
         for shard in self.shards():
             shard.unlink()
+        for shard in self.moves.glob("part-*.parquet") if self.moves.is_dir() else ():
+            shard.unlink()
         self.remove_partial_shards()
         _remove_if_empty(self.games)
+        _remove_if_empty(self.moves)
         for name in (*REPORT_OUTPUTS, RECORD_NAME, CONFIG_NAME, CRASH_LOG_NAME):
             (self.path / name).unlink(missing_ok=True)
         plots = self.path / PLOTS_NAME
@@ -318,22 +341,45 @@ class ResultsDir:
 
     # -- shards --------------------------------------------------------------------------
 
-    def write_shard(self, games: pa.Table, fingerprint: str | None = None) -> Path:
-        """Write one batch's games as a new shard: temporary name first, then renamed."""
+    def write_shard(
+        self, games: pa.Table, fingerprint: str | None = None, moves: pa.Table | None = None
+    ) -> Path:
+        """Write one batch's games as a new shard: temporary name first, then renamed.
+
+        ``moves``, the batch's move log, goes first to ``moves/`` under the same number: a
+        killed run may leave a log without its games (replaced when they are played again),
+        never games without their log.
+        """
         self.games.mkdir(parents=True, exist_ok=True)
         numbers = [int(p.stem.split("-")[1]) for p in self.shards() if _numbered(p)]
         final = self.games / f"part-{max(numbers, default=-1) + 1:05d}.parquet"
-        temporary = self.games / f".{final.name}.tmp"
+        if moves is not None:
+            self.moves.mkdir(exist_ok=True)
+            _atomic_write_table(moves, self.moves / final.name)
+        else:  # a log left by a killed run or a set-aside shard of this number is not these games'
+            (self.moves / final.name).unlink(missing_ok=True)
         if fingerprint is not None:
             games = games.replace_schema_metadata({SHARD_FINGERPRINT_KEY: fingerprint.encode()})
-        pq.write_table(games, temporary)
-        os.replace(temporary, final)
+        _atomic_write_table(games, final)
         return final
+
+    def load_moves(self) -> pd.DataFrame:
+        """The move log of every stored game that kept one (empty without ``log: moves``).
+
+        Only the logs of games shards present are read (one a killed run left alone is not).
+        """
+        names = {shard.name for shard in self.shards()}
+        logs = sorted(self.moves.glob("part-*.parquet")) if self.moves.is_dir() else []
+        tables = [pq.read_table(log, schema=MOVES_SCHEMA) for log in logs if log.name in names]
+        if not tables:
+            return MOVES_SCHEMA.empty_table().to_pandas()
+        order = [*KEY_COLUMNS, "move"]
+        return pa.concat_tables(tables).sort_by([(n, "ascending") for n in order]).to_pandas()
 
     def remove_partial_shards(self) -> None:
         """Delete temporary shards left by a killed run."""
-        if self.games.is_dir():
-            for leftover in self.games.glob(".part-*.tmp"):
+        for folder in (self.games, self.moves):
+            for leftover in folder.glob(".part-*.tmp") if folder.is_dir() else ():
                 leftover.unlink()
 
     def shard_problems(
@@ -458,6 +504,13 @@ def _read_shard(shard: Path, fingerprint: str | None, labels: set[str] | None) -
         if strangers:
             raise fail("foreign", f"players not in this experiment: {', '.join(strangers[:3])}")
     return table
+
+
+def _atomic_write_table(table: pa.Table, final: Path) -> None:
+    """Write ``table`` to a hidden temporary name beside ``final``, then rename it into place."""
+    temporary = final.parent / f".{final.name}.tmp"
+    pq.write_table(table, temporary)
+    os.replace(temporary, final)
 
 
 def _numbered(shard: Path) -> bool:

@@ -13,12 +13,13 @@ never share one.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import pyarrow as pa
 
 from evo_mastermind.codes import CodeSpace
+from evo_mastermind.evolution.logbook import Logbook
 from evo_mastermind.game import (
     DEFAULT_GUESS_LIMIT,
     Codemaker,
@@ -29,7 +30,7 @@ from evo_mastermind.game import (
 from evo_mastermind.players import Player, import_plugins, known_player
 from evo_mastermind.runner.crash import PlayerCrash
 from evo_mastermind.runner.plan import Batch, GameKey
-from evo_mastermind.runner.storage import GAMES_SCHEMA
+from evo_mastermind.runner.storage import GAMES_SCHEMA, MOVES_SCHEMA
 from evo_mastermind.seeding import game_rng
 
 _local = threading.local()
@@ -64,10 +65,12 @@ class BatchResult:
     Attributes:
         games: one row per finished game, a table of the games schema.
         crash: set when the player's code raised; the games before it are in ``games``.
+        moves: the move log of those games (``log: moves``, players keeping a logbook only).
     """
 
     games: pa.Table
     crash: PlayerCrash | None = None
+    moves: pa.Table | None = None
 
 
 # A player's SystemExit is its own failure too; Ctrl-C (KeyboardInterrupt) still stops the run.
@@ -82,6 +85,7 @@ def play_batch(batch: Batch) -> BatchResult:
     returned with the :class:`PlayerCrash`.
     """
     columns: dict[str, list[Any]] = {name: [] for name in GAMES_SCHEMA.names}
+    moves: dict[str, list[Any]] = {name: [] for name in MOVES_SCHEMA.names}
     # A config without a guess limit still never plays a game forever.
     guess_limit = batch.guess_limit or DEFAULT_GUESS_LIMIT
     where = f"importing the plugins {', '.join(batch.plugins)}"
@@ -98,6 +102,7 @@ def play_batch(batch: Batch) -> BatchResult:
                 batch.root_seed, key.label, key.run, key.secret, key.colors, key.occurrence
             )
             codemaker = Codemaker(player.space, key.secret)
+            logbook = _logbook(player, batch.log_moves)
             try:
                 result = play_game(
                     player, codemaker, rng, guess_limit=guess_limit, time_limit=batch.time_limit
@@ -107,11 +112,37 @@ def play_batch(batch: Batch) -> BatchResult:
                 result = _inconsistent(key, str(error))
             for name, value in _row(batch, key, result).items():
                 columns[name].append(value)
+            if logbook is not None:
+                _log_rows(moves, key, logbook)
     except _PLAYER_FAILURES as error:
         crash = PlayerCrash.of(error, batch.label, batch.player, where)
-        return BatchResult(pa.Table.from_pydict(columns, schema=GAMES_SCHEMA), crash)
+        return _result(columns, moves, crash)
     # Columns travel back to the main process as Arrow buffers: cheaper than row dicts.
-    return BatchResult(pa.Table.from_pydict(columns, schema=GAMES_SCHEMA))
+    return _result(columns, moves)
+
+
+def _result(
+    columns: dict[str, list[Any]], moves: dict[str, list[Any]], crash: PlayerCrash | None = None
+) -> BatchResult:
+    log = pa.Table.from_pydict(moves, schema=MOVES_SCHEMA) if moves["move"] else None
+    return BatchResult(pa.Table.from_pydict(columns, schema=GAMES_SCHEMA), crash, log)
+
+
+def _logbook(player: Player, wanted: bool) -> Logbook | None:
+    """The player's logbook, switched on or off for the next game (None: it keeps none)."""
+    logbook = getattr(player, "logbook", None)
+    if not isinstance(logbook, Logbook):
+        return None
+    logbook.enabled = wanted  # a cached player may come from a batch that wanted otherwise
+    return logbook if wanted else None
+
+
+def _log_rows(moves: dict[str, list[Any]], key: GameKey, logbook: Logbook) -> None:
+    for record in logbook.records:
+        for name, value in key._asdict().items():
+            moves[name].append(value)
+        for name, value in asdict(record).items():
+            moves[name].append(value)
 
 
 def _inconsistent(key: GameKey, detail: str) -> GameResult:

@@ -361,7 +361,14 @@ def test_impossible_plots_are_one_line_errors(tmp_path: Path) -> None:
     figure = make_figure(games, {"name": "x"}, "cumulative")
     with pytest.raises(AnalysisError, match=r"must end in \.png or \.pdf"):
         save_figure(figure, tmp_path / "plot.svg")
-    assert set(PLOT_KINDS) == {"distribution", "cumulative", "evaluations", "heatmap", "cd"}
+    assert set(PLOT_KINDS) == {
+        "distribution",
+        "cumulative",
+        "evaluations",
+        "heatmap",
+        "cd",
+        "convergence",
+    }
 
 
 @pytest.mark.parametrize("kind", ["distribution", "cumulative"])
@@ -469,10 +476,12 @@ def test_a_notebook_shows_every_kind_with_no_magic_and_completes_the_api(
     results = write_results(tmp_path / "run", games, experiment_record(games, name="nb"))
     shared = shared_secrets()  # a CD diagram needs three players of the same secrets
     paired = write_results(tmp_path / "paired", shared, experiment_record(shared, name="paired"))
+    # Every kind of the games ('convergence' draws a move log: tests/runner/test_move_log.py).
+    kinds = [kind for kind in PLOT_KINDS if kind != "convergence"]
     cells = [
         f"import evo_mastermind as em\nresults = em.load({str(results)!r})\nnames = dir(em)\n"
         f"paired = em.load({str(paired)!r})",
-        *(f"{'paired' if kind == 'cd' else 'results'}.plot({kind!r})" for kind in PLOT_KINDS),
+        *(f"{'paired' if kind == 'cd' else 'results'}.plot({kind!r})" for kind in kinds),
         "print('Results' in names, 'TYPE_CHECKING' in names, 'lazy_exports' in names)",
         # With the inline backend on as well, each figure still shows once.
         "%matplotlib inline\nresults.plot('cumulative')",
@@ -485,7 +494,7 @@ def test_a_notebook_shows_every_kind_with_no_magic_and_completes_the_api(
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])  # type: ignore[no-untyped-call]
     client = NotebookClient(notebook, kernel_name="python3", timeout=120)
     client.execute()  # raises CellExecutionError on the first failing cell
-    for cell in notebook.cells[1 : 1 + len(PLOT_KINDS)]:
+    for cell in notebook.cells[1 : 1 + len(kinds)]:
         assert [output.output_type for output in cell.outputs] == ["execute_result"]
         assert "image/png" in cell.outputs[0].data, cell.source
     assert notebook.cells[-3].outputs[0].text == "True False False\n"
