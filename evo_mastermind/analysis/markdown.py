@@ -19,6 +19,7 @@ from evo_mastermind.analysis.analysis import Analysis
 from evo_mastermind.analysis.failures import FLAG, failure_notes
 from evo_mastermind.analysis.optimum import optimum_lines
 from evo_mastermind.analysis.published import INSIDE, UNPUBLISHED, unreproduced
+from evo_mastermind.analysis.repeats import repeats_line
 from evo_mastermind.analysis.results import Experiment, blocks, size_text
 from evo_mastermind.analysis.stats import (
     GroupRule,
@@ -279,6 +280,9 @@ def paper_markdown(analysis: Analysis, rule: GroupRule = "clique") -> str:
     ]
     if not analysis.frame("failures").empty:
         lines += [FAILED_GAMES_TEXT, ""]
+    repeats = repeats_line(analysis.repeated)
+    if repeats is not None:
+        lines += [repeats, ""]
     game_blocks = blocks(games)
     heading = "###" if len(game_blocks) > 1 else "##"
     for block, played in game_blocks:
