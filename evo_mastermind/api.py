@@ -357,7 +357,8 @@ class Results:
         """Each player's rank, group (the paper's lines) and compact letters, per block.
 
         Rows follow the summary's ranking (within each published section, if any); a player
-        without a solved game comes last, in a group of its own, without letters.
+        without a solved game comes last, in no group (``group`` missing), without letters,
+        as in ``report.md``.
         """
         return self.analysis.groups(rule).copy()
 

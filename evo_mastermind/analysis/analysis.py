@@ -129,7 +129,7 @@ TABLES: tuple[AnalysisTable, ...] = (
     AnalysisTable("intervals", _intervals, INTERVALS_FILE),
     AnalysisTable("by_size", _by_size, BY_SIZE_FILE),
     AnalysisTable("comparison", _comparison),
-    AnalysisTable("optimum", lambda a: optimum_table(a.frame("summary"))),
+    AnalysisTable("optimum", lambda a: optimum_table(a.frame("summary"), a.games)),
     AnalysisTable("failures", lambda a: failure_table(a.games)),
     AnalysisTable("tournament", lambda a: tournament_table(a.games), TOURNAMENT_FILE, "tournament"),
     AnalysisTable(

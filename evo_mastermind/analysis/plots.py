@@ -57,6 +57,7 @@ from evo_mastermind.analysis.results import (
     load_experiment,
     load_games,
     require_columns,
+    secrets_text,
     size_text,
 )
 from evo_mastermind.analysis.summary import solved_games
@@ -71,9 +72,10 @@ MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
 """The evaluations plot's marker of each block (pegs, colors, secrets), in order."""
 
 
-def _block_name(key: tuple[int, int, str]) -> str:
+def _block_name(key: tuple[int, int, str], block: pd.DataFrame | None = None) -> str:
     pegs, colors, secrets = key
-    return f"({pegs},{colors}), secrets: {secrets}"
+    named = secrets if block is None else secrets_text(secrets, block)
+    return f"({pegs},{colors}), secrets: {named}"
 
 
 def _names(labels: Sequence[str]) -> str:
@@ -161,7 +163,7 @@ def _panels(
     for spare in axes[len(split) :]:  # an odd number of blocks leaves the last cell empty
         spare.remove()
     axes = axes[: len(split)]
-    only = "" if several else f": {_block_name(split[0][0])}"
+    only = "" if several else f": {_block_name(*split[0])}"
     set_title(figure, title, as_record(experiment).name + only)
     add_note(figure, said)
     panels = [
@@ -264,7 +266,7 @@ def plot_distribution(
             axis.set_xticks(counts)
             axis.set_xlabel("guesses to solve")
             axis.set_ylabel("share of games")
-            block_title = f"{_block_name(key)}\n" if len(panels) > 1 else ""
+            block_title = f"{_block_name(key, block)}\n" if len(panels) > 1 else ""
             legend_above(axis, _panel_width(axis, width), block_title + MEANS_TITLE, extra)
     return figure
 
@@ -321,7 +323,9 @@ def plot_cumulative(
             axis.set_xlabel("guesses")
             axis.set_ylabel("share solved within n")
             legend_above(
-                axis, _panel_width(axis, width), _block_name(key) if len(panels) > 1 else None
+                axis,
+                _panel_width(axis, width),
+                _block_name(key, block) if len(panels) > 1 else None,
             )
     return figure
 
