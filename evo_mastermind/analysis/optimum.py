@@ -143,6 +143,22 @@ def _run_floors(played: pd.DataFrame, guesses: npt.NDArray[np.int64]) -> pd.Seri
     return pd.Series(guesses[indices], index=played.index).groupby(played["run"]).mean()
 
 
+def block_floor(block: pd.DataFrame) -> float | None:
+    """The optimum a block's plot marks: over the secrets played where its tree is searched.
+
+    The whole space's optimum for ``secrets: full`` or a game too large to search; None
+    without a known optimum.
+    """
+    pegs, colors = int(block["pegs"].iloc[0]), int(block["colors"].iloc[0])
+    optimum = known_optimum(pegs, colors)
+    if optimum is None:
+        return None
+    guesses = None if str(block["secrets"].iloc[0]) == "full" else optimal_guesses(pegs, colors)
+    if guesses is None:
+        return optimum.mean
+    return float(_run_floors(block, guesses).mean())
+
+
 def optimum_table(summary: pd.DataFrame, games: pd.DataFrame | None = None) -> pd.DataFrame:
     """Each summary row of a game with a known optimum: its mean and how far above it lies.
 

@@ -49,7 +49,7 @@ from evo_mastermind.analysis.figures import (
 )
 from evo_mastermind.analysis.heatmap import plot_heatmap
 from evo_mastermind.analysis.kinds import PLOT_KINDS as PLOT_KINDS  # re-exported for callers
-from evo_mastermind.analysis.optimum import known_optimum
+from evo_mastermind.analysis.optimum import block_floor
 from evo_mastermind.analysis.results import (
     AnalysisError,
     Experiment,
@@ -209,9 +209,9 @@ MEANS_TITLE = "player (mean guesses)"
 
 def _distribution_names(block: pd.DataFrame, present: list[str]) -> list[str]:
     """The legend's entries of a distribution panel (for its size)."""
-    optimum = known_optimum(int(block["pegs"].iloc[0]), int(block["colors"].iloc[0]))
+    optimum = block_floor(block)
     names = [*_mean_names(block, present), MEAN_ENTRY]
-    return [*names, f"optimum {optimum.mean:.3f}"] if optimum is not None else names
+    return [*names, f"optimum {optimum:.3f}"] if optimum is not None else names
 
 
 def plot_distribution(
@@ -259,10 +259,10 @@ def plot_distribution(
                 # The mean's value is in the legend: close means draw close lines, no labels.
                 axis.axvline(mean, color=colours[label], linestyle="--", linewidth=1.0)
             extra = [(Line2D([], [], color="grey", linestyle="--", linewidth=1.0), MEAN_ENTRY)]
-            optimum = known_optimum(key[0], key[1])
+            optimum = block_floor(block)
             if optimum is not None:  # the floor every player's mean is measured against
-                floor = axis.axvline(optimum.mean, color="black", linestyle=":", linewidth=1.2)
-                extra.append((floor, f"optimum {optimum.mean:.3f}"))
+                floor = axis.axvline(optimum, color="black", linestyle=":", linewidth=1.2)
+                extra.append((floor, f"optimum {optimum:.3f}"))
             axis.set_xticks(counts)
             axis.set_xlabel("guesses to solve")
             axis.set_ylabel("share of games")
