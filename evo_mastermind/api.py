@@ -18,9 +18,10 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from evo_mastermind.codes import InvalidGameError
+from evo_mastermind.execution import EXECUTOR_NAMES, ExecutorName
 from evo_mastermind.messages import notify
 
 if TYPE_CHECKING:
@@ -32,8 +33,8 @@ if TYPE_CHECKING:
     from evo_mastermind.runner import RunOutcome
     from evo_mastermind.runner.record import ExperimentRecord
 
-ExecutorName = Literal["serial", "process", "dask"]
-EXECUTORS: tuple[ExecutorName, ...] = ("serial", "process", "dask")
+EXECUTORS = EXECUTOR_NAMES
+"""The executors a run may use (their names are written in :mod:`evo_mastermind.execution`)."""
 
 MAX_WORKERS_PER_CORE = 4
 """More worker processes than this per core would only slow a run."""
@@ -335,8 +336,9 @@ class Results:
         """Any table of the analysis by name (a copy), as the report writes it.
 
         The names are those of :data:`evo_mastermind.analysis.analysis.TABLES`: ``summary``,
-        ``tests``, ``a12``, ``intervals``, ``by_size``, ``comparison``, ``optimum``,
-        ``tournament``, ``score_tests``, ``pooled``. None when the table does not apply
+        ``tests``, ``a12``, ``intervals``, ``by_size``, ``paired_tests``, ``mean_ranks``,
+        ``bayesian_tests``, ``comparison``, ``optimum``, ``tournament``, ``score_tests``,
+        ``pooled``. None when the table does not apply
         (``by_size`` of a single block, ``comparison`` without a published table).
 
         Raises:
@@ -386,6 +388,52 @@ class Results:
             raise AnalysisError(f"{self.name} has no published table to compare with: {why}")
         return comparison.copy()
 
+    def paired_tests(self) -> pd.DataFrame:
+        """The Wilcoxon signed-rank test of every pair, paired by secret (``paired_tests.csv``).
+
+        Per block whose players played the same secrets, on the secret means, Holm-corrected
+        over the block's pairs (see ``statistics.paired``).
+
+        Raises:
+            AnalysisError: no signed-rank test applies, said in one line with why.
+        """
+        return self._paired("paired_tests", "signed-rank tests")
+
+    def mean_ranks(self) -> pd.DataFrame:
+        """Each player's mean rank over the secrets, with the Friedman test (``mean_ranks.csv``).
+
+        Beside each rank: its block's Friedman χ², p-value and the Nemenyi critical difference.
+
+        Raises:
+            AnalysisError: no Friedman test applies, said in one line with why.
+        """
+        return self._paired("mean_ranks", "Friedman test")
+
+    def bayesian_tests(self) -> pd.DataFrame:
+        """The Bayesian signed-rank test of every pair, paired by secret (``bayesian_tests.csv``).
+
+        Raises:
+            AnalysisError: the experiment's ``statistics.paired`` is not ``bayesian``, or its
+                players cannot be paired, said in one line.
+        """
+        return self._paired("bayesian_tests", "Bayesian signed-rank tests")
+
+    def _paired(self, name: str, what: str) -> pd.DataFrame:
+        from evo_mastermind.analysis.results import AnalysisError
+
+        table = self.analysis.table(name)
+        if table is not None:
+            return table.copy()
+        choice = self.analysis.experiment.paired
+        reasons = [each.reason for each in self.analysis.paired_blocks() if each.reason]
+        if choice == "none" or self.analysis.report != "paper":
+            why = "its statistics.paired is none" if choice == "none" else "it is a tournament"
+        elif reasons and len(reasons) == len(self.analysis.paired_blocks()):
+            why = reasons[0]
+        else:
+            why = f"its statistics.paired is {choice}, which asks for none (or too few players)"
+        raise AnalysisError(f"{self.name} has no paired {what}: {why}")
+
     def optimum(self) -> pd.DataFrame:
         """Each player's mean beside the optimum of its game, where the optimum is known."""
         return self.analysis.frame("optimum").copy()
@@ -412,7 +460,9 @@ class Results:
         size: tuple[float, float] | None = None,
         players: Sequence[str] | None = None,
     ) -> PaperFigure:
-        """A figure of one kind (``distribution``, ``cumulative``, ``evaluations``, ``heatmap``).
+        """A figure: ``distribution``, ``cumulative``, ``evaluations``, ``heatmap`` or ``cd``.
+
+        ``cd`` is the critical-difference diagram of the players' mean ranks by secret.
 
         It shows itself in a notebook; ``figure.notes`` says what it leaves out.
 

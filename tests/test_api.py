@@ -78,13 +78,25 @@ def test_report_is_the_written_one(played: em.Results) -> None:
     assert played._repr_markdown_() == markdown
 
 
+def test_players_that_share_their_secrets_are_paired_by_default(played: em.Results) -> None:
+    report = played.report()
+    assert "## Paired comparisons by secret" in report and "unit: secret mean" in report
+    ranks, pairs = played.mean_ranks(), played.paired_tests()
+    # Per block: every player's rank; mean ranks of three players sum to 1 + 2 + 3.
+    assert ranks.groupby(["pegs", "colors"])["mean_rank"].sum().round(9).eq(6).all()
+    assert len(pairs) == 3 * 2 and (pairs["p_holm"] >= pairs["p"]).all()
+    assert set(pairs["n_secrets"]) == {27, 64} and set(pairs["dropped"]) == {0}
+    with pytest.raises(AnalysisError, match=r"^small has no paired Bayesian signed-rank tests: "):
+        played.bayesian_tests()
+
+
 def test_no_published_table_means_no_comparison_and_says_why(played: em.Results) -> None:
     assert played.published is None
     with pytest.raises(AnalysisError, match=r"^small has no published table to compare with: its"):
         played.comparison()
 
 
-@pytest.mark.parametrize("kind", ["distribution", "cumulative", "evaluations", "heatmap"])
+@pytest.mark.parametrize("kind", ["distribution", "cumulative", "evaluations", "heatmap", "cd"])
 def test_every_plot_kind(played: em.Results, kind: str, tmp_path: Path) -> None:
     figure = played.plot(kind, out=tmp_path / f"{kind}.pdf")
     assert isinstance(figure, Figure) and (tmp_path / f"{kind}.pdf").stat().st_size > 0
@@ -103,6 +115,12 @@ def test_a_study_by_name_compares_with_its_published_table(tmp_path: Path) -> No
     }
     assert results.published is not None and "Worst case" in set(results.published["label"])
     assert "Compared with the published table `published/" in results.report()
+    # The paper's unpaired protocol: the same secrets, but no paired test in its report.
+    assert results.experiment.paired == "none" and results.table("paired_tests") is None
+    assert "Paired comparisons" not in results.report()
+    assert not (results.path / "paired_tests.csv").exists()
+    with pytest.raises(AnalysisError, match=r"^table2 has no paired signed-rank tests: its stat"):
+        results.paired_tests()
 
 
 def test_a_bad_dict_names_the_key_in_one_line(tmp_path: Path) -> None:
@@ -177,12 +195,17 @@ def test_effect_sizes_and_confidence_intervals(played: em.Results) -> None:
 
 
 def three_players(test_on: str) -> dict[str, Any]:
-    """Three players on two sizes: every pair, block and table the report writes."""
+    """Three players on two sizes: every pair, block and table the report writes.
+
+    On games the paired tests are the default's (Friedman and signed-rank); on runs, the
+    Bayesian signed-rank tests.
+    """
+    paired = "auto" if test_on == "games" else "bayesian"
     return small(
         name=f"on-{test_on}",
         game=[{"pegs": 2, "colors": 4}, {"pegs": 3, "colors": 3}],
         runs=4,
-        statistics={"test_on": test_on, "holm": test_on == "runs"},
+        statistics={"test_on": test_on, "holm": test_on == "runs", "paired": paired},
         players=[
             {"label": "Random", "player": "random"},
             {"label": "EDA", "player": "eda", "population_size": 8},
@@ -214,11 +237,18 @@ def test_every_table_of_the_api_is_the_file_the_report_wrote(test_on: str, tmp_p
     results.write_report()  # as `evo-mastermind run` does
     written = [(table.name, table.file) for table in TABLES if table.report == "paper"]
     assert [file for _, file in written if file] == [
-        "summary.csv", "wilcoxon.csv", "a12.csv", "intervals.csv", "by_size.csv"
+        "summary.csv", "wilcoxon.csv", "a12.csv", "intervals.csv", "by_size.csv",
+        "paired_tests.csv", "mean_ranks.csv", "bayesian_tests.csv",
     ]  # fmt: skip
     for name, file in written:
-        if file is not None:  # row for row, in orientation, to the last digit
+        if file is not None and results.table(name) is None:  # not asked for: not written
+            assert not (results.path / file).exists(), file
+        elif file is not None:  # row for row, in orientation, to the last digit
             assert as_csv(results.table(name)) == (results.path / file).read_text(), file
+    paired = {"games": {"paired_tests.csv", "mean_ranks.csv"}, "runs": {"bayesian_tests.csv"}}
+    assert {
+        file for file in paired["games"] | paired["runs"] if (results.path / file).exists()
+    } == (paired[test_on])
     again = em.load(results.path)  # a fresh object, as a notebook opens the results
     methods = {
         "summary.csv": again.summary(),
@@ -226,6 +256,10 @@ def test_every_table_of_the_api_is_the_file_the_report_wrote(test_on: str, tmp_p
         "a12.csv": again.effect_sizes(),
         "intervals.csv": again.confidence_intervals(),
     }
+    if test_on == "games":
+        methods |= {"paired_tests.csv": again.paired_tests(), "mean_ranks.csv": again.mean_ranks()}
+    else:
+        methods["bayesian_tests.csv"] = again.bayesian_tests()
     for file, frame in methods.items():
         assert frame.to_csv(index=False) == (results.path / file).read_text(), file
     tests, a12 = again.tests(), again.effect_sizes()

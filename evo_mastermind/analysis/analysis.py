@@ -23,6 +23,13 @@ import pandas as pd
 from evo_mastermind.analysis.effect_sizes import mean_confidence_intervals, pairwise_a12
 from evo_mastermind.analysis.failures import failure_table
 from evo_mastermind.analysis.optimum import optimum_table
+from evo_mastermind.analysis.paired import (
+    PairedBlock,
+    bayesian_test_table,
+    mean_rank_table,
+    paired_blocks,
+    paired_test_table,
+)
 from evo_mastermind.analysis.published import (
     compare_with_published,
     find_published,
@@ -42,8 +49,11 @@ from evo_mastermind.analysis.tournament import pairwise_score_tests, pooled_tabl
 from evo_mastermind.runner.record import ExperimentRecord, as_record
 from evo_mastermind.runner.storage import (
     A12_FILE,
+    BAYESIAN_TESTS_FILE,
     BY_SIZE_FILE,
     INTERVALS_FILE,
+    MEAN_RANKS_FILE,
+    PAIRED_TESTS_FILE,
     SCORE_TESTS_FILE,
     SUMMARY_FILE,
     TESTS_FILE,
@@ -128,6 +138,19 @@ TABLES: tuple[AnalysisTable, ...] = (
     AnalysisTable("a12", _a12, A12_FILE),
     AnalysisTable("intervals", _intervals, INTERVALS_FILE),
     AnalysisTable("by_size", _by_size, BY_SIZE_FILE),
+    AnalysisTable(
+        "paired_tests",
+        lambda a: paired_test_table(a.paired_blocks(), a.experiment),
+        PAIRED_TESTS_FILE,
+    ),
+    AnalysisTable(
+        "mean_ranks", lambda a: mean_rank_table(a.paired_blocks(), a.experiment), MEAN_RANKS_FILE
+    ),
+    AnalysisTable(
+        "bayesian_tests",
+        lambda a: bayesian_test_table(a.paired_blocks(), a.experiment),
+        BAYESIAN_TESTS_FILE,
+    ),
     AnalysisTable("comparison", _comparison),
     AnalysisTable("optimum", lambda a: optimum_table(a.frame("summary"), a.games)),
     AnalysisTable("failures", lambda a: failure_table(a.games)),
@@ -174,6 +197,7 @@ class Analysis:
         self._groups: dict[str, pd.DataFrame] = {}
         self._repeated: pd.DataFrame | None = None
         self._distinct: pd.DataFrame | None = None
+        self._paired: list[PairedBlock] | None = None
 
     @classmethod
     def of_results(
@@ -249,6 +273,16 @@ class Analysis:
                 raise AnalysisError(f"no analysis table {name!r}; the tables are {names}")
             self._tables[name] = entry.compute(self)
         return self._tables[name]
+
+    def paired_blocks(self) -> list[PairedBlock]:
+        """Each block's design paired by secret, or why it has none: every paired table's input.
+
+        Empty when the record's ``paired`` is ``none`` and for a tournament.
+        """
+        if self._paired is None:
+            none = self.experiment.paired == "none" or self.report != "paper"
+            self._paired = [] if none else paired_blocks(self.games, self.experiment)
+        return self._paired
 
     def frame(self, name: str) -> pd.DataFrame:
         """The table ``name``, which must apply to this experiment.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Literal, get_args
 
-PlotKind = Literal["distribution", "cumulative", "evaluations", "heatmap"]
+PlotKind = Literal["distribution", "cumulative", "evaluations", "heatmap", "cd"]
 PLOT_KINDS: tuple[str, ...] = get_args(PlotKind)
 
 LARGEST_INCHES = 50.0

@@ -18,6 +18,7 @@ import pandas as pd
 from evo_mastermind.analysis.analysis import Analysis
 from evo_mastermind.analysis.failures import FLAG, failure_notes
 from evo_mastermind.analysis.optimum import optimum_lines
+from evo_mastermind.analysis.paired import UNIT
 from evo_mastermind.analysis.published import INSIDE, UNPUBLISHED, unreproduced
 from evo_mastermind.analysis.repeats import repeats_line
 from evo_mastermind.analysis.results import Experiment, blocks, secrets_text, size_text
@@ -261,6 +262,97 @@ def _effect_lines(
     return [*lines, ""]
 
 
+PAIRED_TEXT = (
+    "Every player here played the same secrets, so they are also compared secret by secret "
+    "(a repeated-measures design, Demšar 2006; Benavoli et al. 2017). Unit of these tests: "
+    f"the {UNIT}; a player whose runs repeat the same games counts each secret once. A "
+    "secret on which any player has a failed game is dropped (counted below)."
+)
+
+
+def _paired_lines(analysis: Analysis, heading: str) -> list[str]:
+    """The paired comparisons by secret: Friedman, mean ranks, critical difference, pairs."""
+    found = analysis.paired_blocks()
+    choice = analysis.experiment.paired
+    if not any(each.design is not None for each in found):
+        if choice in ("auto", "none") or not found:
+            return []
+        why = "; ".join(f"{_block_text(each.block)}: {each.reason}" for each in found)
+        return [f"{heading} Paired comparisons by secret", "", f"Not paired ({why}).", ""]
+    ranks, tests = analysis.table("mean_ranks"), analysis.table("paired_tests")
+    bayes = analysis.table("bayesian_tests")
+    lines = [f"{heading} Paired comparisons by secret", "", PAIRED_TEXT, ""]
+    for each in found:
+        lines += [f"**{_block_text(each.block)}**", ""]
+        if each.design is None:
+            lines += [f"Not paired: {each.reason}.", ""]
+            continue
+        design = each.design
+        lines.append(
+            f"{len(design.table)} secrets used, {design.dropped} dropped for failed games; "
+            f"unit: secret mean."
+        )
+        repeated = design.repeats.loc[design.repeats["identical_runs"], "player"].tolist()
+        if repeated:
+            lines.append(
+                f"Runs that repeat the same games (deterministic), counted once: "
+                f"{', '.join(repeated)}."
+            )
+        lines.append("")
+        if ranks is not None and not (chosen := _in_block(ranks, each.block)).empty:
+            first = chosen.iloc[0]
+            lines += [
+                f"Friedman test (scipy.stats.friedmanchisquare): χ² = "
+                f"{float(first['friedman_statistic']):.3f}, p = {float(first['friedman_p']):.3g}. "
+                f"Mean ranks (1 = fewest guesses) with the Nemenyi critical difference "
+                f"CD = {float(first['critical_difference']):.3f} at α = {float(first['alpha']):g} "
+                "(scikit-posthocs; Demšar 2006): mean ranks further apart than CD differ.",
+                "",
+                _row(["Strategy", "mean rank"]),
+                _row(["---"] * 2),
+            ]
+            ordered = chosen.sort_values("mean_rank", kind="stable")
+            for row in ordered.to_dict("records"):
+                lines.append(_row([str(row["player"]), _number(float(row["mean_rank"]))]))
+            lines.append("")
+        if tests is not None and not (pairs := _in_block(tests, each.block)).empty:
+            lines += [
+                "Wilcoxon signed-rank test of every pair (scipy.stats.wilcoxon, Pratt's zeros), "
+                "Holm-corrected over the block's pairs (statsmodels):",
+                "",
+                _row(["A", "B", "mean A", "mean B", "A − B", "p", "p (Holm)", "differ"]),
+                _row(["---"] * 8),
+            ]
+            for row in pairs.to_dict("records"):
+                cells = [str(row["a"]), str(row["b"])]
+                cells += [_number(float(row[c])) for c in ("mean_a", "mean_b", "mean_difference")]
+                cells += [f"{float(row['p']):.3g}", f"{float(row['p_holm']):.3g}"]
+                lines.append(_row([*cells, "yes" if row["significant"] else "no"]))
+            lines.append("")
+        if bayes is not None and not (pairs := _in_block(bayes, each.block)).empty:
+            rope = float(pairs["rope"].iloc[0])
+            lines += [
+                f"Bayesian signed-rank test of every pair (baycomp; Benavoli et al. 2017), "
+                f"region of practical equivalence ±{rope:g} guesses per game:",
+                "",
+                _row(["A", "B", "P(A better)", "P(equivalent)", "P(B better)"]),
+                _row(["---"] * 5),
+            ]
+            for row in pairs.to_dict("records"):
+                cells = [str(row["a"]), str(row["b"])]
+                cells += [
+                    _number(float(row[c])) for c in ("p_a_better", "p_equivalent", "p_b_better")
+                ]
+                lines.append(_row(cells))
+            lines.append("")
+    return lines
+
+
+def _block_text(block: tuple[int, int, str]) -> str:
+    pegs, colors, secrets = block
+    return f"({pegs},{colors}), secrets: {secrets}"
+
+
 def paper_markdown(analysis: Analysis, rule: GroupRule = "clique") -> str:
     """The paper-format report of an analysis, as Markdown.
 
@@ -298,6 +390,7 @@ def paper_markdown(analysis: Analysis, rule: GroupRule = "clique") -> str:
             on,
             heading,
         )
+    lines += _paired_lines(analysis, "##")
     by_size = analysis.table("by_size")
     if by_size is not None:
         lines += ["## By game size", "", *_frame_lines(by_size), ""]

@@ -28,11 +28,19 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 
-from evo_mastermind.analysis.results import AnalysisError, require_columns
+from evo_mastermind.analysis.results import (
+    AnalysisError,
+    Experiment,
+    blocks,
+    label_order,
+    require_columns,
+)
+from evo_mastermind.runner.record import as_record
 
 PAIR_KEY = ("pegs", "colors", "secrets", "secret", "occurrence")
 """What makes two players' games comparable: the same secret of the same source and size."""
@@ -272,3 +280,181 @@ def bayesian_signed_rank_tests(
             }
         )
     return pd.DataFrame(rows, columns=list(BAYES_COLUMNS))
+
+
+PairedChoice = Literal["auto", "friedman", "signed_rank", "bayesian", "none"]
+"""The ``statistics.paired`` setting: which paired tests a report adds."""
+
+BLOCK = ("pegs", "colors", "secrets")
+"""The columns naming a block (one size, one secret source) in the paired tables."""
+
+PAIRED_TEST_COLUMNS = (*BLOCK, "a", "b", "n_secrets", "dropped", *SIGNED_RANK_COLUMNS[3:])
+"""Columns of ``paired_tests.csv``: the signed-rank test of every pair, per block."""
+
+MEAN_RANK_COLUMNS = (
+    *BLOCK,
+    "player",
+    "mean_rank",
+    "n_secrets",
+    "dropped",
+    "friedman_statistic",
+    "friedman_p",
+    "critical_difference",
+    "alpha",
+)
+"""Columns of ``mean_ranks.csv``: each player's mean rank, with its block's Friedman test."""
+
+BAYES_TABLE_COLUMNS = (*BLOCK, "a", "b", "n_secrets", "dropped", *BAYES_COLUMNS[3:])
+"""Columns of ``bayesian_tests.csv``: the Bayesian signed-rank test of every pair, per block."""
+
+BAYES_ROPE = 0.01
+"""The region of practical equivalence of the report's Bayesian tests, in guesses per game."""
+
+
+@dataclass(frozen=True)
+class PairedBlock:
+    """One block's paired design, or why its players cannot be paired.
+
+    Attributes:
+        block: ``(pegs, colors, secrets)``.
+        design: the secrets × players design (None: not paired).
+        reason: why the block is not paired ('' when it is).
+    """
+
+    block: tuple[int, int, str]
+    design: PairedDesign | None
+    reason: str = ""
+
+
+def paired_blocks(games: pd.DataFrame, experiment: Experiment | None = None) -> list[PairedBlock]:
+    """Every block's paired design over its players in the config's order, or why there is none.
+
+    A block is paired when its players (two or more) all played the same secrets and at
+    least two secrets were solved by every player.
+    """
+    order = label_order(games, experiment)
+    found: list[PairedBlock] = []
+    for block, played in blocks(games):
+        present = set(played["label"].astype(str))
+        try:
+            design = paired_design(played, [label for label in order if label in present])
+        except AnalysisError as error:
+            found.append(PairedBlock(block, None, str(error)))
+            continue
+        if len(design.table) < 2:
+            why = f"{len(design.table)} secrets solved by every player: too few to pair"
+            found.append(PairedBlock(block, None, why))
+        else:
+            found.append(PairedBlock(block, design))
+    return found
+
+
+def paired_choices(choice: PairedChoice, players: int) -> frozenset[str]:
+    """The tests (``friedman``, ``signed_rank``, ``bayesian``) a setting asks for ``players``.
+
+    ``auto`` is the Friedman test from three players on and the signed-rank tests always.
+    """
+    if choice == "auto":
+        return frozenset({"friedman", "signed_rank"} if players >= 3 else {"signed_rank"})
+    return frozenset() if choice == "none" else frozenset({choice})
+
+
+def _frame(rows: list[pd.DataFrame], columns: Sequence[str]) -> pd.DataFrame | None:
+    return pd.concat(rows, ignore_index=True)[list(columns)] if rows else None
+
+
+def _chosen(
+    found: Sequence[PairedBlock], choice: PairedChoice, test: str
+) -> list[tuple[tuple[int, int, str], PairedDesign]]:
+    return [
+        (each.block, each.design)
+        for each in found
+        if each.design is not None and test in paired_choices(choice, len(each.design.players))
+    ]
+
+
+def _with_block(
+    table: pd.DataFrame, block: tuple[int, int, str], design: PairedDesign
+) -> pd.DataFrame:
+    named = table.rename(columns={"secrets": "n_secrets"})
+    return named.assign(pegs=block[0], colors=block[1], secrets=block[2], dropped=design.dropped)
+
+
+def paired_test_table(
+    found: Sequence[PairedBlock], experiment: Experiment | None
+) -> pd.DataFrame | None:
+    """``paired_tests.csv``: the Holm-corrected signed-rank tests of every paired block.
+
+    None when the setting asks for no signed-rank test or no block is paired. The Holm
+    correction runs over the pairs of each block, whatever ``statistics.holm`` says of the
+    unpaired tests.
+    """
+    alpha = as_record(experiment).alpha
+    rows = [
+        _with_block(signed_rank_tests(design, alpha=alpha, holm=True), block, design)
+        for block, design in _chosen(found, as_record(experiment).paired, "signed_rank")
+    ]
+    return _frame(rows, PAIRED_TEST_COLUMNS)
+
+
+def friedman_by_block(
+    found: Sequence[PairedBlock], experiment: Experiment | None, *, asked: bool = True
+) -> list[tuple[tuple[int, int, str], FriedmanResult, PairedDesign]]:
+    """The Friedman test of every paired block of three or more players.
+
+    Args:
+        found: the blocks (from :func:`paired_blocks`).
+        experiment: the experiment record (``alpha`` and ``paired``).
+        asked: only the blocks the ``paired`` setting asks a Friedman test of (False: every
+            block it can be run on, as for a critical-difference diagram asked for by name).
+    """
+    record = as_record(experiment)
+    chosen = _chosen(found, "auto" if not asked else record.paired, "friedman")
+    return [(block, friedman_test(design, alpha=record.alpha), design) for block, design in chosen]
+
+
+def mean_rank_table(
+    found: Sequence[PairedBlock], experiment: Experiment | None
+) -> pd.DataFrame | None:
+    """``mean_ranks.csv``: each player's mean rank over the secrets, with its block's Friedman test.
+
+    None when the setting asks for no Friedman test or no block of three or more players
+    is paired.
+    """
+    rows = []
+    for block, result, design in friedman_by_block(found, experiment):
+        ranks = result.mean_ranks
+        rows.append(
+            _with_block(
+                pd.DataFrame(
+                    {
+                        "player": [str(label) for label in ranks.index],
+                        "mean_rank": ranks.to_numpy(float),
+                        "n_secrets": result.secrets,
+                        "friedman_statistic": result.statistic,
+                        "friedman_p": result.p,
+                        "critical_difference": result.critical_difference,
+                        "alpha": result.alpha,
+                    }
+                ),
+                block,
+                design,
+            )
+        )
+    return _frame(rows, MEAN_RANK_COLUMNS)
+
+
+def bayesian_test_table(
+    found: Sequence[PairedBlock], experiment: Experiment | None
+) -> pd.DataFrame | None:
+    """``bayesian_tests.csv``: the Bayesian signed-rank test of every pair of every paired block.
+
+    Seeded by the experiment's seed, so the posterior probabilities are the same on every
+    rerun; None unless the setting is ``bayesian``.
+    """
+    seed = as_record(experiment).seed
+    rows = [
+        _with_block(bayesian_signed_rank_tests(design, rope=BAYES_ROPE, seed=seed), block, design)
+        for block, design in _chosen(found, as_record(experiment).paired, "bayesian")
+    ]
+    return _frame(rows, BAYES_TABLE_COLUMNS)

@@ -7,7 +7,8 @@ paper's size (:mod:`evo_mastermind.analysis.figures`). Each takes a title, a siz
 players to show, in order. Colours follow the Okabe–Ito palette (colour-blind safe) and
 each player keeps its colour from plot to plot, and every figure says under it what it
 leaves out (players that did not play a block or count evaluations, unsolved games).
-Heat maps are in :mod:`evo_mastermind.analysis.heatmap`.
+Heat maps are in :mod:`evo_mastermind.analysis.heatmap`, critical-difference diagrams in
+:mod:`evo_mastermind.analysis.cd_diagram`.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.lines import Line2D
 
+from evo_mastermind.analysis.cd_diagram import plot_cd
 from evo_mastermind.analysis.figures import (
     COLUMN_PLAYERS,
     COLUMN_WIDTH,
@@ -415,6 +417,7 @@ PLOTTERS: dict[str, Plotter] = {
     "cumulative": plot_cumulative,
     "evaluations": plot_evaluations,
     "heatmap": plot_heatmap,
+    "cd": plot_cd,
 }
 
 
@@ -512,6 +515,7 @@ __all__ = [
     "default_plot_path",
     "make_figure",
     "player_colours",
+    "plot_cd",
     "plot_cumulative",
     "plot_distribution",
     "plot_evaluations",

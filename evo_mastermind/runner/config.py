@@ -82,6 +82,17 @@ class Statistics(Strict):
     """Significance level of every pairwise test."""
     holm: bool = False
     """Apply Holm's correction over all pairs."""
+    paired: Literal["auto", "friedman", "signed_rank", "bayesian", "none"] = "auto"
+    """Tests paired by secret, beside the unpaired ones, for players that played the same
+    secrets (a repeated-measures design, Demšar 2006; Benavoli et al. 2017). The unit is the
+    *secret mean*: a player's guesses on one secret averaged over its runs; a secret that any
+    player failed on is dropped and counted. ``auto``: the Friedman test with the Nemenyi
+    critical difference when three or more players share their secrets, and the Wilcoxon
+    signed-rank test of every pair (Holm-corrected) whenever two or more do; nothing when
+    they played different secrets. ``friedman``: the Friedman test only; ``signed_rank``:
+    the signed-rank tests only; ``bayesian``: the Bayesian signed-rank test of every pair
+    (baycomp, rope 0.01 guesses per game); ``none``: no paired test (the paper's tables,
+    which keep their unpaired protocol). Reporting only: it never changes the fingerprint."""
 
 
 def _every_secret() -> list[SecretSource]:

@@ -44,7 +44,7 @@ class ExperimentRecord(BaseModel):
     The fields follow :class:`~evo_mastermind.runner.config.ExperimentConfig` (whose
     defaults they share), flattened as the file has always been written: one game size
     also as ``pegs``/``colors``, secrets as their descriptions, the statistics as ``alpha``,
-    ``test_on`` and ``holm``.
+    ``test_on``, ``holm`` and ``paired``.
     """
 
     model_config = ConfigDict(extra="allow", frozen=True)
@@ -93,6 +93,10 @@ class ExperimentRecord(BaseModel):
     """What the tests compare: per-game guess counts or per-run means."""
     holm: bool = _default(Statistics, "holm")
     """Whether the tests are Holm-corrected."""
+    paired: Literal["auto", "friedman", "signed_rank", "bayesian", "none"] = _default(
+        Statistics, "paired"
+    )
+    """Which tests paired by secret the report adds (see ``statistics.paired``)."""
     provenance: list[Provenance] = Field(default_factory=list)
     """The code the games were played with, oldest first: one entry, unless a resumed run
     accepted changed code (``--accept-changed-code``); none in records written before it."""
@@ -126,6 +130,7 @@ class ExperimentRecord(BaseModel):
             alpha=config.statistics.alpha,
             test_on=config.statistics.test_on,
             holm=config.statistics.holm,
+            paired=config.statistics.paired,
             provenance=list(provenance or []),
         )
 

@@ -96,6 +96,12 @@ TOURNAMENT_FILE = "tournament.csv"
 """A tournament's record per player, size and secret source."""
 SCORE_TESTS_FILE = "score_tests.csv"
 """A tournament's tests of per-round scores."""
+PAIRED_TESTS_FILE = "paired_tests.csv"
+"""Wilcoxon signed-rank tests of every pair, paired by secret (Holm-corrected)."""
+MEAN_RANKS_FILE = "mean_ranks.csv"
+"""Each player's mean rank over the secrets, with the Friedman test and critical difference."""
+BAYESIAN_TESTS_FILE = "bayesian_tests.csv"
+"""Bayesian signed-rank tests of every pair, paired by secret."""
 REPORT_FILE = "report.md"
 """The report in Markdown."""
 
@@ -107,6 +113,9 @@ REPORT_OUTPUTS = (
     BY_SIZE_FILE,
     TOURNAMENT_FILE,
     SCORE_TESTS_FILE,
+    PAIRED_TESTS_FILE,
+    MEAN_RANKS_FILE,
+    BAYESIAN_TESTS_FILE,
     REPORT_FILE,
 )
 """Every file ``report`` may write: ``--force`` removes them all, whichever kind of report
@@ -116,7 +125,7 @@ PLOTS_NAME = "plots"
 """The folder ``plot`` writes its default files to."""
 PLOT_OUTPUTS = tuple(
     f"{kind}.{suffix}"
-    for kind in ("distribution", "cumulative", "evaluations", "heatmap")
+    for kind in ("distribution", "cumulative", "evaluations", "heatmap", "cd")
     for suffix in ("png", "pdf")
 )
 """The default plot files (``plots/KIND.png``); anything else in ``plots/`` is the user's."""

@@ -8,9 +8,16 @@ import pytest
 from scipy.stats import wilcoxon
 
 from evo_mastermind.analysis.paired import (
+    MEAN_RANK_COLUMNS,
+    PAIRED_TEST_COLUMNS,
     bayesian_signed_rank_tests,
+    bayesian_test_table,
     friedman_test,
+    mean_rank_table,
+    paired_blocks,
+    paired_choices,
     paired_design,
+    paired_test_table,
     signed_rank_tests,
 )
 from evo_mastermind.analysis.results import AnalysisError
@@ -108,3 +115,49 @@ def test_bayesian_signed_rank_is_seeded_and_sums_to_one() -> None:
     row = first.iloc[0]
     assert row["p_a_better"] + row["p_equivalent"] + row["p_b_better"] == pytest.approx(1.0)
     assert row["p_a_better"] > 0.95
+
+
+def test_auto_asks_friedman_from_three_players_and_signed_rank_from_two() -> None:
+    assert paired_choices("auto", 3) == {"friedman", "signed_rank"}
+    assert paired_choices("auto", 2) == {"signed_rank"}
+    assert paired_choices("bayesian", 4) == {"bayesian"} and paired_choices("none", 4) == set()
+
+
+def test_the_report_tables_name_their_block_and_follow_the_setting() -> None:
+    games = _games(GUESSES, unsolved=("C", 4))
+    record = {"players": [{"label": label} for label in ("C", "B", "A")]}
+    found = paired_blocks(games, record)
+    ranks, pairs = mean_rank_table(found, record), paired_test_table(found, record)
+    assert ranks is not None and pairs is not None
+    assert list(ranks.columns) == list(MEAN_RANK_COLUMNS)
+    assert list(pairs.columns) == list(PAIRED_TEST_COLUMNS)
+    # The config's order, one secret dropped (C failed on it), four used.
+    assert ranks["player"].tolist() == ["C", "B", "A"] and set(ranks["dropped"]) == {1}
+    # By hand over secrets 0-3 (ties share ranks): C 3, 2.5, 3, 3; B 2, 2.5, 1.5, 2; A the rest.
+    assert ranks["mean_rank"].tolist() == [2.875, 2.0, 1.125] and set(ranks["n_secrets"]) == {4}
+    assert set(ranks["friedman_statistic"]) == {friedman_test(found[0].design).statistic}  # type: ignore[arg-type]
+    assert pairs[["a", "b"]].values.tolist() == [["C", "B"], ["C", "A"], ["B", "A"]]
+    assert bayesian_test_table(found, record) is None  # not asked for
+    only_ranks = {**record, "paired": "friedman"}
+    assert paired_test_table(found, only_ranks) is None
+    assert mean_rank_table(found, {**record, "paired": "signed_rank"}) is None
+    assert mean_rank_table(found, only_ranks) is not None
+
+
+def test_blocks_of_other_secrets_say_why_they_are_not_paired() -> None:
+    games = _games(GUESSES)
+    games.loc[games["label"] == "C", "secret"] = "other"
+    (found,) = paired_blocks(games)
+    assert found.design is None and "did not all play the same secrets" in found.reason
+    assert paired_test_table([found], None) is None and mean_rank_table([found], None) is None
+
+
+def test_the_cd_diagram_draws_each_paired_block_or_says_why_not() -> None:
+    from evo_mastermind.analysis.plots import make_figure
+
+    figure = make_figure(_games(GUESSES), {}, "cd")
+    assert "CD = " in figure.axes[0].get_title()
+    assert "5 secrets used, 0 dropped for failed games" in figure.notes[0]
+    two = _games({"A": GUESSES["A"], "B": GUESSES["B"]})
+    with pytest.raises(AnalysisError, match="needs three or more players that played the same"):
+        make_figure(two, {}, "cd")

@@ -75,6 +75,14 @@ def several_sizes(sources: tuple[str, ...] = ("full",)) -> pd.DataFrame:
     return pd.concat(tables, ignore_index=True).query("not (label == 'Entropy' and pegs == 6)")
 
 
+def shared_secrets() -> pd.DataFrame:
+    """Three players on the same 20 secrets in each of two runs: a paired design."""
+    games = make_games(
+        {"Entropy": STRONG, "Archive": MIDDLE, "Random": WEAK}, runs=2, games_per_run=20
+    )
+    return games.assign(secret=[f"S{i}" for i in games.groupby(["label", "run"]).cumcount()])
+
+
 def many_players() -> pd.DataFrame:
     probabilities = [0.0, 0.02, 0.1, 0.3, 0.4, 0.15, 0.03]
     return make_games({f"player {i}": probabilities for i in range(10)}, runs=1, games_per_run=40)
@@ -364,7 +372,7 @@ def test_impossible_plots_are_one_line_errors(tmp_path: Path) -> None:
     figure = make_figure(games, {"name": "x"}, "cumulative")
     with pytest.raises(AnalysisError, match=r"must end in \.png or \.pdf"):
         save_figure(figure, tmp_path / "plot.svg")
-    assert set(PLOT_KINDS) == {"distribution", "cumulative", "evaluations", "heatmap"}
+    assert set(PLOT_KINDS) == {"distribution", "cumulative", "evaluations", "heatmap", "cd"}
 
 
 @pytest.mark.parametrize("kind", ["distribution", "cumulative"])
@@ -470,9 +478,12 @@ def test_a_notebook_shows_every_kind_with_no_magic_and_completes_the_api(
     monkeypatch.delenv("MPLBACKEND", raising=False)
     games = several_sizes()
     results = write_results(tmp_path / "run", games, experiment_record(games, name="nb"))
+    shared = shared_secrets()  # a CD diagram needs three players of the same secrets
+    paired = write_results(tmp_path / "paired", shared, experiment_record(shared, name="paired"))
     cells = [
-        f"import evo_mastermind as em\nresults = em.load({str(results)!r})\nnames = dir(em)",
-        *(f"results.plot({kind!r})" for kind in PLOT_KINDS),
+        f"import evo_mastermind as em\nresults = em.load({str(results)!r})\nnames = dir(em)\n"
+        f"paired = em.load({str(paired)!r})",
+        *(f"{'paired' if kind == 'cd' else 'results'}.plot({kind!r})" for kind in PLOT_KINDS),
         "print('Results' in names, 'TYPE_CHECKING' in names, 'lazy_exports' in names)",
         # With the inline backend on as well, each figure still shows once.
         "%matplotlib inline\nresults.plot('cumulative')",

@@ -57,6 +57,9 @@ def test_fingerprint_ignores_presentation_only(write_config: ConfigWriter) -> No
     base = load_config(write_config()).fingerprint()
     assert load_config(write_config(description="words", batch_games=3)).fingerprint() == base
     assert load_config(write_config(name="renamed", report="tournament")).fingerprint() == base
+    # Which paired tests the report adds is reporting only: the same games.
+    paired = load_config(write_config(statistics={"paired": "bayesian"}))
+    assert paired.fingerprint() == base and paired.statistics.paired == "bayesian"
     labels = [entry.label for entry in load_config(write_config()).players]
     moved = load_config(write_config(compare_as={labels[0]: "Entropy"}))
     assert moved.fingerprint() == base and moved.compare_as == {labels[0]: "Entropy"}

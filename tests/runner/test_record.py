@@ -47,10 +47,11 @@ def test_the_record_holds_every_field_the_run_writes() -> None:
 def test_missing_fields_take_the_configs_defaults() -> None:
     record = as_record({"name": "old"})
     defaults = Statistics()
-    assert (record.alpha, record.test_on, record.holm) == (
+    assert (record.alpha, record.test_on, record.holm, record.paired) == (
         defaults.alpha,
         defaults.test_on,
         defaults.holm,
+        defaults.paired,
     )
     assert record.runs == ExperimentConfig.model_fields["runs"].default
     assert record.report == "paper" and record.version == 0 and record.players == []
