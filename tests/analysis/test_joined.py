@@ -1,0 +1,43 @@
+"""Several results directories in one analysis, and the pairings refused."""
+
+from pathlib import Path
+
+import pytest
+
+from evo_mastermind.analysis.analysis import Analysis
+from evo_mastermind.analysis.joined import join_results
+from evo_mastermind.analysis.results import AnalysisError
+from tests.analysis.synthetic import STRONG, WEAK, experiment_record, make_games, write_results
+
+
+def _directory(tmp_path: Path, name: str, label: str, **record: object) -> Path:
+    pegs = int(record.pop("pegs", 4))  # type: ignore[call-overload]
+    games = make_games({label: STRONG if label < "M" else WEAK}, runs=2, games_per_run=20)
+    games["pegs"] = pegs
+    fields = {"secrets": ["full"], **record}
+    return write_results(tmp_path / name, games, experiment_record(games, name=name, **fields))
+
+
+def test_two_directories_are_analysed_as_one(tmp_path: Path) -> None:
+    first = _directory(tmp_path, "baselines", "Entropy")
+    second = _directory(tmp_path, "new", "Random")
+    games, record = join_results([first, second])
+    assert record.name == "baselines+new" and record.labels() == ["Entropy", "Random"]
+    tests = Analysis(games, record).tests
+    assert tests[["a", "b"]].values.tolist() == [["Entropy", "Random"]]
+    assert len(games) == 80
+
+
+def test_what_cannot_be_paired_is_refused_in_one_line(tmp_path: Path) -> None:
+    first = _directory(tmp_path, "a", "Entropy", seed=1, secrets=["sample"])
+    other_seed = _directory(tmp_path, "b", "Random", seed=2, secrets=["sample"])
+    with pytest.raises(AnalysisError, match=r"^cannot pair .*b with .*a: secrets sample drawn "):
+        join_results([first, other_seed])
+    other_size = _directory(tmp_path, "c", "Random", pegs=5, seed=1, secrets=["sample"])
+    with pytest.raises(AnalysisError, match=r"games of \(5, 6\), not \(4, 6\)$"):
+        join_results([first, other_size])
+    same_label = _directory(tmp_path, "d", "Entropy", seed=1, secrets=["sample"])
+    with pytest.raises(AnalysisError, match="label 'Entropy' is played in both"):
+        join_results([first, same_label])
+    with pytest.raises(AnalysisError, match="at least two"):
+        join_results([first])
