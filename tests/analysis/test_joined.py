@@ -41,3 +41,17 @@ def test_what_cannot_be_paired_is_refused_in_one_line(tmp_path: Path) -> None:
         join_results([first, same_label])
     with pytest.raises(AnalysisError, match="at least two"):
         join_results([first])
+
+
+def test_load_joins_directories_and_will_not_write_into_either(tmp_path: Path) -> None:
+    import evo_mastermind
+
+    first = _directory(tmp_path, "baselines", "Entropy")
+    second = _directory(tmp_path, "new", "Random")
+    results = evo_mastermind.load([first, second])
+    assert results.joined == (first, second)
+    assert results.summary()["player"].tolist() == ["Entropy", "Random"]
+    assert "# baselines+new" in results.report()
+    with pytest.raises(AnalysisError, match="joins 2 results directories and has none"):
+        results.write_report()
+    assert not (first / "report.md").exists()
