@@ -55,3 +55,24 @@ def test_load_joins_directories_and_will_not_write_into_either(tmp_path: Path) -
     with pytest.raises(AnalysisError, match="joins 2 results directories and has none"):
         results.write_report()
     assert not (first / "report.md").exists()
+
+
+def test_the_report_command_writes_a_joint_report_into_a_new_out_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from evo_mastermind.cli import main
+
+    first = _directory(tmp_path, "baselines", "Entropy")
+    second = _directory(tmp_path, "new", "Random")
+    assert main(["report", str(first), str(second), "--out", str(tmp_path / "joint")]) == 0
+    assert "# baselines+new" in (tmp_path / "joint" / "report.md").read_text()
+    assert not (first / "report.md").exists() and not (second / "report.md").exists()
+    capsys.readouterr()
+    assert main(["report", str(first), str(second)]) != 0
+    assert "needs --out DIR" in capsys.readouterr().err
+    assert main(["report", str(first), str(second), "--out", str(tmp_path / "joint")]) != 0
+    assert "is not an empty directory" in capsys.readouterr().err
+    other = _directory(tmp_path, "other", "Random", pegs=5)
+    assert main(["report", str(first), str(other), "--out", str(tmp_path / "x")]) != 0
+    error = capsys.readouterr().err
+    assert "cannot pair" in error and len(error.strip().splitlines()) == 1
