@@ -345,15 +345,31 @@ def _as_yaml(config: Mapping[str, Any]) -> str:
         ) from None
 
 
-def load(path: str | Path) -> Results:
-    """Open a results directory written by a run.
+def load(path: str | Path | Sequence[str | Path]) -> Results:
+    """Open a results directory written by a run, or several as one analysis.
+
+    Several directories are joined by :func:`~evo_mastermind.analysis.joined.join_results`:
+    the same game sizes and secrets (drawn from the same seed), each label in one directory.
+    Their analysis is read in Python; :meth:`Results.write_report` refuses it, having no
+    directory of its own to write into.
 
     Raises:
-        AnalysisError: no experiment record, no games, or a damaged or foreign shard.
-        RunOptionsError: ``path`` is not a path.
+        AnalysisError: no experiment record, no games, a damaged or foreign shard, or
+            directories whose games cannot be paired by secret.
+        RunOptionsError: ``path`` is neither a path nor a list of paths.
     """
     from evo_mastermind.analysis.results import load_experiment, load_games
 
+    if isinstance(path, list | tuple):
+        from evo_mastermind.analysis.joined import join_results
+
+        if not path or not all(isinstance(each, str | os.PathLike) for each in path):
+            raise RunOptionsError(
+                "load() takes a results directory's path, or a list of them (text or Paths)"
+            )
+        directories = [Path(each) for each in path]
+        games, record = join_results(directories)
+        return Results(directories[0], games, record, joined=tuple(directories))
     if not isinstance(path, str | os.PathLike):
         raise RunOptionsError(
             f"a results directory's path is text or a Path, not {type(path).__name__}"
@@ -372,6 +388,8 @@ class Results:
         experiment: the experiment record (``experiment.json``).
         outcome: what the run did (games played, already done, seconds), when this object
             came from :func:`run`.
+        joined: the results directories joined into this one analysis (empty: one
+            directory, ``path``).
     """
 
     def __init__(
@@ -380,11 +398,13 @@ class Results:
         games: pd.DataFrame,
         experiment: ExperimentRecord,
         outcome: RunOutcome | None = None,
+        joined: tuple[Path, ...] = (),
     ) -> None:
         self.path = path
         self.games = games
         self.experiment = experiment
         self.outcome = outcome
+        self.joined = joined
 
     @property
     def name(self) -> str:
@@ -443,7 +463,8 @@ class Results:
         """Each player's rank, group (the paper's lines) and compact letters, per block.
 
         Rows follow the summary's ranking (within each published section, if any); a player
-        without a solved game comes last, in a group of its own, without letters.
+        without a solved game comes last, in no group (``group`` missing), without letters,
+        as in ``report.md``.
         """
         return self.analysis.groups(rule).copy()
 
@@ -537,6 +558,13 @@ class Results:
         """Write ``report.md`` and its tables into the results directory; return the Markdown."""
         from evo_mastermind.analysis.report import write_analysis_report
 
+        if self.joined:
+            from evo_mastermind.analysis.results import AnalysisError
+
+            raise AnalysisError(
+                f"{self.name} joins {len(self.joined)} results directories and has none of "
+                "its own to write into; read report() instead"
+            )
         return write_analysis_report(self.analysis, self.path, rule)
 
     def plot(

@@ -35,6 +35,7 @@ from evo_mastermind.analysis.published import (
     find_published,
     published_sections,
 )
+from evo_mastermind.analysis.repeats import distinct_games, identical_runs
 from evo_mastermind.analysis.results import (
     AnalysisError,
     Experiment,
@@ -85,7 +86,7 @@ class AnalysisTable:
 def _tests(analysis: Analysis) -> pd.DataFrame:
     record = analysis.experiment
     return pairwise_tests(
-        analysis.games,
+        analysis.distinct_games,
         on=analysis.test_on,
         holm=record.holm,
         alpha=record.alpha,
@@ -95,7 +96,9 @@ def _tests(analysis: Analysis) -> pd.DataFrame:
 
 
 def _a12(analysis: Analysis) -> pd.DataFrame:
-    return pairwise_a12(analysis.games, on=analysis.test_on, experiment=analysis.experiment)
+    return pairwise_a12(
+        analysis.distinct_games, on=analysis.test_on, experiment=analysis.experiment
+    )
 
 
 def _intervals(analysis: Analysis) -> pd.DataFrame:
@@ -104,7 +107,7 @@ def _intervals(analysis: Analysis) -> pd.DataFrame:
 
 def _bootstrap(analysis: Analysis, seed: int, confidence: float) -> pd.DataFrame:
     return mean_confidence_intervals(
-        analysis.games,
+        analysis.distinct_games,
         seed=seed,
         confidence=confidence,
         on=analysis.test_on,
@@ -149,7 +152,7 @@ TABLES: tuple[AnalysisTable, ...] = (
         BAYESIAN_TESTS_FILE,
     ),
     AnalysisTable("comparison", _comparison),
-    AnalysisTable("optimum", lambda a: optimum_table(a.frame("summary"))),
+    AnalysisTable("optimum", lambda a: optimum_table(a.frame("summary"), a.games)),
     AnalysisTable("failures", lambda a: failure_table(a.games)),
     AnalysisTable("tournament", lambda a: tournament_table(a.games), TOURNAMENT_FILE, "tournament"),
     AnalysisTable(
@@ -168,7 +171,8 @@ class Analysis:
         experiment: the experiment record.
         published: the published table compared with, if any.
         published_source: how the report names that table.
-        test_on: what the tests, A12 and intervals compare (the record's ``test_on``).
+        test_on: what the tests, A12 and intervals compare (the record's ``test_on``); a
+            player whose runs repeat identical games counts one run (:attr:`distinct_games`).
         sections: each played label's section of the published table, if it has one.
     """
 
@@ -191,6 +195,8 @@ class Analysis:
         }
         self._tables: dict[str, pd.DataFrame | None] = {}
         self._groups: dict[str, pd.DataFrame] = {}
+        self._repeated: pd.DataFrame | None = None
+        self._distinct: pd.DataFrame | None = None
         self._paired: list[PairedBlock] | None = None
 
     @classmethod
@@ -230,6 +236,24 @@ class Analysis:
         """
         games = load_games(results_dir)
         return cls.of_results(games, load_experiment(results_dir), results_dir, compare_with)
+
+    @property
+    def repeated(self) -> pd.DataFrame:
+        """Each block's players whose runs repeat identical games (:func:`identical_runs`)."""
+        if self._repeated is None:
+            self._repeated = identical_runs(self.games)
+        return self._repeated
+
+    @property
+    def distinct_games(self) -> pd.DataFrame:
+        """The games the unpaired tests, A12 and intervals count: one run of each repeating player.
+
+        A deterministic player's runs are copies of one another, not independent
+        observations (:mod:`evo_mastermind.analysis.repeats`).
+        """
+        if self._distinct is None:
+            self._distinct = distinct_games(self.games, self.repeated)
+        return self._distinct
 
     @property
     def report(self) -> str:

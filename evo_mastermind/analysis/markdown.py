@@ -20,7 +20,8 @@ from evo_mastermind.analysis.failures import FLAG, failure_notes
 from evo_mastermind.analysis.optimum import optimum_lines
 from evo_mastermind.analysis.paired import UNIT
 from evo_mastermind.analysis.published import INSIDE, UNPUBLISHED, unreproduced
-from evo_mastermind.analysis.results import Experiment, blocks, size_text
+from evo_mastermind.analysis.repeats import repeats_line
+from evo_mastermind.analysis.results import Experiment, blocks, secrets_text, size_text
 from evo_mastermind.analysis.stats import (
     GroupRule,
     TestOn,
@@ -171,6 +172,8 @@ def _ranked_lines(
     different = significant_pairs(pairs_among(tests, block, ranked))
     chosen = groups[groups["player"].isin(summary["player"])]
     shown = [list(group["player"]) for _, group in chosen.groupby("group", sort=True)]
+    untested = chosen.loc[chosen["group"].isna(), "player"].tolist()
+    shown += [untested] if untested else []
     letters = dict(zip(chosen["player"], chosen["letters"], strict=True))
     lines = [*_table_lines(summary, shown, letters, comparison), ""]
     measured = [[label for label in group if label in ranked] for group in shown]
@@ -197,7 +200,7 @@ def _block_lines(
     runs = "/".join(str(runs) for runs in sorted(set(summary["runs"])))
     lines = [
         f"{played['label'].nunique()} players, {len(played)} games, {runs} runs each, "
-        f"secrets: {played['secrets'].iloc[0]}.",
+        f"secrets: {secrets_text(str(played['secrets'].iloc[0]), played)}.",
         "",
     ]
     sections = list(dict.fromkeys(summary["section"]))
@@ -371,12 +374,15 @@ def paper_markdown(analysis: Analysis, rule: GroupRule = "clique") -> str:
     ]
     if not analysis.frame("failures").empty:
         lines += [FAILED_GAMES_TEXT, ""]
+    repeats = repeats_line(analysis.repeated)
+    if repeats is not None:
+        lines += [repeats, ""]
     game_blocks = blocks(games)
     heading = "###" if len(game_blocks) > 1 else "##"
     for block, played in game_blocks:
         pegs, colors, secrets = block
         if len(game_blocks) > 1:
-            lines += [f"## ({pegs},{colors}), secrets: {secrets}", ""]
+            lines += [f"## ({pegs},{colors}), secrets: {secrets_text(secrets, played)}", ""]
         lines += _block_lines(analysis, block, played, rule, heading)
         lines += _effect_lines(
             _in_block(analysis.effect_sizes, block),

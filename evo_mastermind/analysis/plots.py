@@ -53,7 +53,7 @@ from evo_mastermind.analysis.figures import (
 )
 from evo_mastermind.analysis.heatmap import plot_heatmap
 from evo_mastermind.analysis.kinds import PLOT_KINDS as PLOT_KINDS  # re-exported for callers
-from evo_mastermind.analysis.optimum import known_optimum
+from evo_mastermind.analysis.optimum import block_floor
 from evo_mastermind.analysis.results import (
     AnalysisError,
     Experiment,
@@ -61,6 +61,7 @@ from evo_mastermind.analysis.results import (
     load_experiment,
     load_games,
     require_columns,
+    secrets_text,
     size_text,
 )
 from evo_mastermind.analysis.summary import solved_games
@@ -75,9 +76,10 @@ MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
 """The evaluations plot's marker of each block (pegs, colors, secrets), in order."""
 
 
-def _block_name(key: tuple[int, int, str]) -> str:
+def _block_name(key: tuple[int, int, str], block: pd.DataFrame | None = None) -> str:
     pegs, colors, secrets = key
-    return f"({pegs},{colors}), secrets: {secrets}"
+    named = secrets if block is None else secrets_text(secrets, block)
+    return f"({pegs},{colors}), secrets: {named}"
 
 
 def _names(labels: Sequence[str]) -> str:
@@ -165,7 +167,7 @@ def _panels(
     for spare in axes[len(split) :]:  # an odd number of blocks leaves the last cell empty
         spare.remove()
     axes = axes[: len(split)]
-    only = "" if several else f": {_block_name(split[0][0])}"
+    only = "" if several else f": {_block_name(*split[0])}"
     set_title(figure, title, as_record(experiment).name + only)
     add_note(figure, said)
     panels = [
@@ -211,9 +213,9 @@ MEANS_TITLE = "player (mean guesses)"
 
 def _distribution_names(block: pd.DataFrame, present: list[str]) -> list[str]:
     """The legend's entries of a distribution panel (for its size)."""
-    optimum = known_optimum(int(block["pegs"].iloc[0]), int(block["colors"].iloc[0]))
+    optimum = block_floor(block)
     names = [*_mean_names(block, present), MEAN_ENTRY]
-    return [*names, f"optimum {optimum.mean:.3f}"] if optimum is not None else names
+    return [*names, f"optimum {optimum:.3f}"] if optimum is not None else names
 
 
 def plot_distribution(
@@ -261,14 +263,14 @@ def plot_distribution(
                 # The mean's value is in the legend: close means draw close lines, no labels.
                 axis.axvline(mean, color=colours[label], linestyle="--", linewidth=1.0)
             extra = [(Line2D([], [], color="grey", linestyle="--", linewidth=1.0), MEAN_ENTRY)]
-            optimum = known_optimum(key[0], key[1])
+            optimum = block_floor(block)
             if optimum is not None:  # the floor every player's mean is measured against
-                floor = axis.axvline(optimum.mean, color="black", linestyle=":", linewidth=1.2)
-                extra.append((floor, f"optimum {optimum.mean:.3f}"))
+                floor = axis.axvline(optimum, color="black", linestyle=":", linewidth=1.2)
+                extra.append((floor, f"optimum {optimum:.3f}"))
             axis.set_xticks(counts)
             axis.set_xlabel("guesses to solve")
             axis.set_ylabel("share of games")
-            block_title = f"{_block_name(key)}\n" if len(panels) > 1 else ""
+            block_title = f"{_block_name(key, block)}\n" if len(panels) > 1 else ""
             legend_above(axis, _panel_width(axis, width), block_title + MEANS_TITLE, extra)
     return figure
 
@@ -325,7 +327,9 @@ def plot_cumulative(
             axis.set_xlabel("guesses")
             axis.set_ylabel("share solved within n")
             legend_above(
-                axis, _panel_width(axis, width), _block_name(key) if len(panels) > 1 else None
+                axis,
+                _panel_width(axis, width),
+                _block_name(key, block) if len(panels) > 1 else None,
             )
     return figure
 

@@ -124,6 +124,18 @@ def label_order(games: pd.DataFrame, experiment: Experiment | None = None) -> li
     ]
 
 
+def secrets_text(secrets: str, block: pd.DataFrame) -> str:
+    """A block's secret source for titles and captions, with its size: ``sample of 200``.
+
+    ``full`` (every code once) is named alone; any other source with the secrets each run
+    played (the most over the block's players and runs).
+    """
+    if secrets == "full" or block.empty:
+        return secrets
+    per_run = block.groupby(["label", "run"], sort=False, observed=True).size()
+    return f"{secrets} of {int(per_run.max())}"
+
+
 def size_text(games: pd.DataFrame) -> str:
     """The game size for titles: ``(4,6)``, a few sizes listed, or many summarised.
 

@@ -301,8 +301,7 @@ def group_table(
     """Each player's rank, group (the paper's lines) and letters, per block and section.
 
     Rows follow the summary's ranking within each block and section; a player without a
-    solved game joins no group of the others: it comes last, in a group of its own with
-    such players, without letters.
+    solved game is in no group (``group`` missing) and has no letters: it comes last.
 
     Args:
         summary: a table from :func:`~evo_mastermind.analysis.summary.summary_table`.
@@ -310,7 +309,8 @@ def group_table(
         rule: where the lines go (see :func:`paper_groups`).
 
     Returns:
-        Columns :data:`GROUP_COLUMNS`; ``group`` counts from 1 in each block and section.
+        Columns :data:`GROUP_COLUMNS`; ``group`` counts from 1 in each block and section
+        (missing for a player without a solved game).
     """
     rows: list[dict[str, Any]] = []
     for key, chosen in summary.groupby([*BLOCK_COLUMNS, "section"], sort=False):
@@ -329,13 +329,16 @@ def group_table(
                 "section": section,
                 "player": label,
                 "rank": next(ranks),
-                "group": number,
+                # A player without a solved game was never tested: it is in no group.
+                "group": pd.NA if label in unmeasured else number,
                 "letters": letters.get(label, ""),
             }
             for number, group in enumerate(shown, start=1)
             for label in group
         ]
-    return pd.DataFrame(rows, columns=list(GROUP_COLUMNS))
+    table = pd.DataFrame(rows, columns=list(GROUP_COLUMNS))
+    table["group"] = table["group"].astype("Int64")
+    return table
 
 
 def pairs_among(

@@ -216,7 +216,17 @@ def _build_parser() -> argparse.ArgumentParser:
     report = commands.add_parser(
         "report", help="summary, rank-sum tests and the published comparison of a results dir"
     )
-    report.add_argument("results", help="a results directory written by 'run'")
+    report.add_argument(
+        "results",
+        nargs="+",
+        help="a results directory written by 'run'; several are joined into one analysis "
+        "(same game sizes and secrets), written into --out",
+    )
+    report.add_argument(
+        "--out",
+        metavar="DIR",
+        help="a new directory for the joint report of several results directories",
+    )
     report.add_argument(
         "--rule",
         choices=["clique", "chain"],

@@ -52,7 +52,7 @@ def test_the_intervals_at_the_reports_seed_are_the_reports() -> None:
     ).all()
 
 
-def test_a_player_without_a_solved_game_comes_last_in_a_group_of_its_own() -> None:
+def test_a_player_without_a_solved_game_comes_last_in_no_group() -> None:
     games = pd.concat(
         [
             fixed_games({"A": [[4] * 50] * 2, "B": [[5] * 50] * 2}),
@@ -64,8 +64,9 @@ def test_a_player_without_a_solved_game_comes_last_in_a_group_of_its_own() -> No
     assert groups[["player", "rank", "group", "letters"]].values.tolist() == [
         ["A", 1, 1, "a"],
         ["B", 2, 2, "b"],
-        ["Lost", 3, 3, ""],
+        ["Lost", 3, pd.NA, ""],
     ]
+    assert groups["group"].isna().tolist() == [False, False, True]  # in no group, as report.md
 
 
 def test_the_optimum_table_measures_each_row_from_the_floor() -> None:

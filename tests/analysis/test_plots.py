@@ -30,6 +30,7 @@ from evo_mastermind.analysis.figures import (
     PaperFigure,
 )
 from evo_mastermind.analysis.heatmap import HEATMAP_ANNOTATED_UP_TO
+from evo_mastermind.analysis.optimum import block_floor
 from evo_mastermind.analysis.plots import (
     PLOT_KINDS,
     make_figure,
@@ -285,6 +286,16 @@ def test_legend_names_the_means_and_the_optimum() -> None:
     assert legend is not None and legend.get_title().get_text() == "player (mean guesses)"
     colours = player_colours([f"p{i}" for i in range(10)])
     assert colours["p0"] == "#E69F00" and colours["p8"] == colours["p0"]
+
+
+def test_a_samples_plot_marks_the_optimum_over_its_secrets_and_says_its_size() -> None:
+    games = make_games({"A": STRONG, "B": WEAK}, runs=2, games_per_run=15, pegs=3, colors=3)
+    games["secrets"] = "sample"
+    figure = make_figure(games, experiment_record(games, name="Sampled"), "distribution")
+    floor = block_floor(games)
+    assert floor is not None and legend_of(figure)[-1] == f"optimum {floor:.3f}"
+    assert floor != pytest.approx(73 / 27)  # not the whole space's 2.704
+    assert any(t.get_text() == "Sampled: (3,3), secrets: sample of 15" for t in drawn_texts(figure))
 
 
 def test_players_choose_the_order_and_subset_and_keep_their_colours() -> None:
