@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     )
     from evo_mastermind.heuristics import Heuristic, register_heuristic
     from evo_mastermind.players import PLAYERS, Player, PlayerParams, make_player, register_player
-    from evo_mastermind.players.tree import DecisionTree, build_tree
+    from evo_mastermind.players.decision_tree import DecisionTree
+    from evo_mastermind.players.tree_building import build_tree
     from evo_mastermind.scoring import Response, score
 
 # Names resolve on first use (PEP 562): the players (pydantic, DEAP, scipy) load when used.
@@ -43,8 +44,8 @@ _EXPORTS = {
     "PlayerParams": "evo_mastermind.players",
     "make_player": "evo_mastermind.players",
     "register_player": "evo_mastermind.players",
-    "DecisionTree": "evo_mastermind.players.tree",
-    "build_tree": "evo_mastermind.players.tree",
+    "DecisionTree": "evo_mastermind.players.decision_tree",
+    "build_tree": "evo_mastermind.players.tree_building",
     "Response": "evo_mastermind.scoring",
     "score": "evo_mastermind.scoring",
 }

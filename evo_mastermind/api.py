@@ -18,9 +18,10 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from evo_mastermind.codes import InvalidGameError
+from evo_mastermind.execution import EXECUTOR_NAMES, ExecutorName
 from evo_mastermind.messages import notify
 
 if TYPE_CHECKING:
@@ -32,8 +33,8 @@ if TYPE_CHECKING:
     from evo_mastermind.runner import RunOutcome
     from evo_mastermind.runner.record import ExperimentRecord
 
-ExecutorName = Literal["serial", "process", "dask"]
-EXECUTORS: tuple[ExecutorName, ...] = ("serial", "process", "dask")
+EXECUTORS = EXECUTOR_NAMES
+"""The executors a run may use (their names are written in :mod:`evo_mastermind.execution`)."""
 
 MAX_WORKERS_PER_CORE = 4
 """More worker processes than this per core would only slow a run."""

@@ -37,6 +37,7 @@ from evo_mastermind.cli.run import _run
 from evo_mastermind.cli.studies import _studies
 from evo_mastermind.cli.trees import _tree
 from evo_mastermind.codes import InvalidGameError
+from evo_mastermind.execution import EXECUTOR_NAMES
 from evo_mastermind.game import InconsistentResponsesError
 
 __all__ = [
@@ -121,8 +122,19 @@ def _build_parser() -> argparse.ArgumentParser:
     tree.set_defaults(player="knuth")
     tree.add_argument(
         "--out",
-        required=True,
-        help="file to write (JSON, or DOT with --format dot; --first-guess all: a directory)",
+        help="file to write (JSON, or DOT with --format dot; --first-guess all: a directory, "
+        "empty or new unless --force)",
+    )
+    tree.add_argument(
+        "--summary",
+        metavar="FILE",
+        help="instead of building: say what a saved tree is (player, game, totals, and whether "
+        "it is an interrupted search's best tree rather than the optimum)",
+    )
+    tree.add_argument(
+        "--force",
+        action="store_true",
+        help="--first-guess all: write into a directory that already holds files",
     )
     tree.add_argument(
         "--format",
@@ -139,7 +151,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     tree.add_argument(
         "--executor",
-        choices=["serial", "process", "dask"],
+        choices=EXECUTOR_NAMES,
         help="the optimal player only: where the subtrees under the opening are searched "
         "(default: this process; the tree is the same wherever they run)",
     )
@@ -264,7 +276,7 @@ def _build_parser() -> argparse.ArgumentParser:
 def _add_executor_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--executor",
-        choices=["serial", "process", "dask"],
+        choices=EXECUTOR_NAMES,
         default="process",
         help="where games run: this process, a local process pool (default), or Dask",
     )

@@ -3,28 +3,29 @@
 :class:`OptimalSolver` prepares a game (every code, the response table, the counting
 bounds, a transposition table kept across calls) and searches with the compiled
 :func:`evo_mastermind.optimal.search.solve`. The first guess is chosen here, opening by
-opening, so that a long search can show its progress (the best total found and the
-proven lower bound) and be interrupted between two parts with the best complete tree
-found so far. Ties go to the lowest code index at every node, so the tree depends only on
-the game and the options.
+opening, each opening's parts solved as tasks on an executor (this process by default), so
+that a long search can show its progress (the best total found and the proven lower bound)
+and be interrupted between two parts with the best complete tree found so far. Ties go to
+the lowest code index at every node, so the tree depends only on the game and the options,
+never on the executor, its workers or the order their tasks finish.
 """
 
 from __future__ import annotations
 
 import itertools
-import sys
+import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from evo_mastermind.codes import CodeSpace, InvalidGameError
+from evo_mastermind.execution import Executor, SerialExecutor
+from evo_mastermind.optimal.opening_search import OpeningSearch
 from evo_mastermind.optimal.outcome import Progress as Progress  # re-exported: where it was
 from evo_mastermind.optimal.outcome import Solution as Solution
-
-if TYPE_CHECKING:
-    from evo_mastermind.runner.executors import Executor
+from evo_mastermind.optimal.parts import PartTask, Subtree
 
 Objective = Literal["expected", "worst"]
 
@@ -45,6 +46,23 @@ class OptimalSolver:
     Raises:
         InvalidGameError: a space too large.
     """
+
+    _kept: ClassVar[dict[CodeSpace, OptimalSolver]] = {}
+    _keeping: ClassVar[threading.Lock] = threading.Lock()
+
+    @classmethod
+    def of(cls, space: CodeSpace) -> OptimalSolver:
+        """This process's solver of ``space``, built on first use.
+
+        One is kept per process, the last game's (its table is large): what it learns
+        serves every later search and task of that game, whatever the options.
+        """
+        with cls._keeping:
+            kept = cls._kept.get(space)
+            if kept is None or type(kept) is not cls:
+                cls._kept.clear()
+                kept = cls._kept[space] = cls(space)
+            return kept
 
     def __init__(self, space: CodeSpace) -> None:
         from evo_mastermind.optimal import search
@@ -103,6 +121,8 @@ class OptimalSolver:
         """The optimal tree (or, if interrupted with Ctrl-C, the best complete one so far).
 
         What the search learns is kept for later calls on the same game, whatever options.
+        An interrupted search's tree says so: ``complete`` is False and ``lower`` is the
+        proven lower bound on the optimum.
 
         Args:
             max_guesses: no secret may need more guesses (None: no limit).
@@ -111,7 +131,7 @@ class OptimalSolver:
             first_guess: a fixed opening (a code), or None to choose it.
             report: called with the search's :class:`Progress` after every part solved.
             executor: where the parts under the openings are solved (None: here, one
-                after the other, each with the budget the ones before it leave).
+                after the other); the tree is the same on every executor.
 
         Raises:
             InvalidGameError: options out of range, or no tree meets ``max_guesses``.
@@ -126,10 +146,11 @@ class OptimalSolver:
         self.max_guesses, self.objective = max_guesses, objective
         space = self.space
         self.first_guess = None if first_guess is None else space.index(space.parse(first_guess))
+        executor = executor or SerialExecutor()
         limit = search.UNLIMITED if self.max_guesses is None else self.max_guesses
         if self.objective == "worst":
             depth = 1
-            while depth < limit and self._opening_search(depth, None, probe=True)[0] >= search.INF:
+            while depth < limit and not OpeningSearch(self, depth, executor, None, None).fits():
                 depth += 1
             limit = depth
         solution = self._search_openings(limit, report, executor)
@@ -146,29 +167,25 @@ class OptimalSolver:
         self,
         d: int,
         report: Callable[[Progress], None] | None,
-        executor: Executor | None,
+        executor: Executor,
         ceiling: int | None = None,
     ) -> Solution | None:
-        """The optimal tree within ``d`` guesses (and ``ceiling`` guesses in all), or None."""
-        if executor is not None:
-            from evo_mastermind.optimal.distributed import search_on
+        """The optimal tree within ``d`` guesses (and ``ceiling`` guesses in all), or None.
 
-            return search_on(self, executor, d, ceiling, report)
+        Unless a ceiling is given, a quick first tree caps the search and is kept if it is
+        interrupted before any opening is solved.
+        """
         first = None if ceiling is not None else self._greedy(d)
         if first is not None:
             ceiling = first.total  # the optimum is no worse: nothing above it is searched
         try:
             if first is not None and report is not None:
                 report(Progress(first.total, first.lower, 0, len(self.openings(d)[0])))
-            best, lower, opening, complete = self._opening_search(d, report, ceiling=ceiling)
+            return self._opening_search(d, executor, report, ceiling=ceiling)
         except KeyboardInterrupt:
             if first is None:
                 raise
-            print("interrupted: keeping the quick first tree (no opening solved)", file=sys.stderr)
             return first
-        if opening < 0:
-            return None
-        return self._tree(opening, d, best, lower, complete)
 
     def _greedy(self, d: int) -> Solution | None:
         """A quick first tree: at every node the guess of least counting bound.
@@ -205,11 +222,12 @@ class OptimalSolver:
         lower = min(self.openings(d)[1])
         return Solution(total, int(counts.max()), counts, nodes, False, lower)
 
-    def _shallowest(self, solution: Solution, executor: Executor | None) -> Solution:
+    def _shallowest(self, solution: Solution, executor: Executor) -> Solution:
         """Among the trees with the fewest guesses, one of the least depth.
 
         The optimum within ``d - 1`` guesses is searched with the optimal total as its
-        budget, one guess less each time, until it costs more.
+        budget, one guess less each time, until it costs more. Interrupted, the tree kept
+        has the optimal total (``lower`` equals it) but may not be the shallowest.
         """
         try:
             while solution.complete and solution.depth > 1:
@@ -218,82 +236,37 @@ class OptimalSolver:
                     break
                 solution = found
         except KeyboardInterrupt:
-            print(
-                "interrupted: the tree kept may not be the shallowest optimal one", file=sys.stderr
-            )
             solution.complete = False
         return solution
 
     def _opening_search(
         self,
         d: int,
-        report: Callable[[Progress], None] | None,
-        probe: bool = False,
+        executor: Executor,
+        report: Callable[[Progress], None] | None = None,
         ceiling: int | None = None,
-    ) -> tuple[int, int, int, bool]:
-        """``(best total, lower bound, best opening, proven)`` over the openings.
+    ) -> Solution | None:
+        """The optimal tree within ``d`` guesses over the openings, or None if none fits.
 
-        ``ceiling``: only totals up to it are searched for (unset: any); ``probe``: stop at
-        the first opening that can finish in time.
+        Each opening's parts are tasks on ``executor``, largest first, at most one per
+        worker at a time; a part's budget is fixed when it is sent, from the best total
+        found then and the parts of its opening already solved (on one worker: exactly the
+        sequential branch and bound). A part's answer is exact whenever it fits its budget,
+        so the tree found does not depend on the executor or on the order tasks finish.
+        ``ceiling``: only totals up to it are searched for (unset: any). A Ctrl-C once an
+        opening is solved keeps the best complete tree so far (``complete`` False).
+
+        Raises:
+            KeyboardInterrupt: interrupted before any opening was solved.
         """
-        search = self._search
-        everything = np.arange(self.space.size, dtype=np.int32)
-        openings, bounds = self.openings(d)
-        order = range(len(openings))
-        proven = list(bounds)  # per opening: its proven lower bound (exact once solved)
-        best, best_opening = search.INF, -1
-        child_d = d if d == search.UNLIMITED else d - 1
-        done = 0
-        complete = True
+        run = OpeningSearch(self, d, executor, report, ceiling)
         try:
-            for k in order:
-                guess = openings[k]
-                limit = best if guess < best_opening else best - 1
-                if best_opening < 0:
-                    limit = search.INF - 1 if ceiling is None else ceiling
-                if bounds[k] > limit:
-                    done += 1
-                    continue
-                parts = self.parts(everything, guess)
-                floors = [int(self.floor_of(p.size, child_d)) for _, p in parts]
-                spent, rest = self.space.size, sum(floors)
-                ok = True
-                for (_, part), part_floor in sorted(
-                    zip(parts, floors, strict=True), key=lambda item: -item[0][1].size
-                ):
-                    rest -= part_floor
-                    budget = limit - spent - rest
-                    value, _ = self._solve(part, child_d, budget, [guess])
-                    if value > budget:
-                        proven[k] = spent + value + rest
-                        ok = False
-                        break
-                    spent += value
-                    proven[k] = max(proven[k], spent + rest)
-                    if report is not None:
-                        report(
-                            self._progress(
-                                min(best, ceiling or search.INF), proven, done, len(openings)
-                            )
-                        )
-                if ok:
-                    best, best_opening = spent, guess
-                    if probe:
-                        break
-                done += 1
-                if report is not None:
-                    report(
-                        self._progress(
-                            min(best, ceiling or search.INF), proven, done, len(openings)
-                        )
-                    )
+            run.search()
         except KeyboardInterrupt:
-            if best_opening < 0:
+            if run.best is None:
                 raise
-            complete = False
-            print("interrupted: keeping the best complete tree found so far", file=sys.stderr)
-        lower = min(min(proven), best)
-        return best, lower, best_opening, complete
+            run.complete = False
+        return run.solution()
 
     def openings(self, d: int) -> tuple[list[int], list[int]]:
         """The openings to try with ``d`` guesses, and their counting bounds, best bound first.
@@ -313,17 +286,15 @@ class OptimalSolver:
         order = np.lexsort((guesses, bounds))
         return [int(g) for g in guesses[order]], [int(b) for b in bounds[order]]
 
-    def _progress(self, best: int, proven: list[int], done: int, openings: int) -> Progress:
-        found = None if best >= self._search.INF else best
-        return Progress(found, min(min(proven), best), done, openings)
-
     def floor_of(self, size: int, d: int) -> int:
         """The counting bound of a set of ``size`` secrets with ``d`` guesses left."""
         if size > self.capacity[d]:
             return int(self._search.INF)
         return int(self.floor[size])
 
-    def _tree(self, opening: int, limit: int, total: int, lower: int, complete: bool) -> Solution:
+    def read_tree(
+        self, opening: int, limit: int, total: int, lower: int, complete: bool
+    ) -> Solution:
         """The whole tree after ``opening``, read off the transposition table."""
         everything = np.arange(self.space.size, dtype=np.int32)
         nodes, counts = self.subtree(everything, limit, opening, [])
@@ -361,11 +332,10 @@ class OptimalSolver:
         grow(members, d, guess, (), history)
         return nodes, np.array([needs[int(m)] for m in members], dtype=np.int64)
 
-    def solve_part(
-        self, members: npt.NDArray[np.int32], d: int, budget: int, history: list[int]
-    ) -> tuple[int, tuple[dict[tuple[int, ...], int], npt.NDArray[np.int64]] | None]:
-        """``T`` of a set within a budget and, when it fits, its tree (see :meth:`subtree`)."""
-        value, guess = self._solve(members, d, budget, history)
-        if value > budget:
+    def answer(self, task: PartTask) -> tuple[int, Subtree | None]:
+        """A part's ``T`` within its budget (else a bound above it) and, if asked, its tree."""
+        history = [task.opening]
+        value, guess = self._solve(task.members, task.guesses_left, task.budget, history)
+        if value > task.budget or not task.with_tree:
             return value, None
-        return value, self.subtree(members, d, guess, history)
+        return value, self.subtree(task.members, task.guesses_left, guess, history)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -36,6 +36,10 @@ from evo_mastermind.players.cost import Cost, scoring_seconds
 from evo_mastermind.players.first_guess import opening_code
 from evo_mastermind.scoring import Response, indexed_scorer
 from evo_mastermind.symmetry import CodeClasses, multiplicity_classes
+
+if TYPE_CHECKING:
+    from evo_mastermind.execution import Executor
+    from evo_mastermind.players.decision_tree import GrownTree
 
 Indices = npt.NDArray[np.int64]
 Ties = Literal["random", "lexicographic"]
@@ -321,6 +325,16 @@ class PartitionPlayer(OnePlyPlayer):
         """The heuristic's partition score of each guess."""
         pool = self._root.consistent if guesses is None else guesses
         return engine.pool_scores(self.scorer, pool, candidates, self.heuristic)
+
+    def grow_tree(self, progress: bool, executor: Executor | None = None) -> GrownTree | None:
+        """With lexicographic ties and a compiled heuristic: grown by the compiled kernel."""
+        if self.settings.ties != "lexicographic" or not engine.can_grow_trees(self.heuristic):
+            return None
+        from evo_mastermind.players.tree_building import grow_partition_tree
+
+        first = self.space.index(self.ask())
+        pool_all = self.settings.pool == "all"
+        return grow_partition_tree(self.space, self.name, first, pool_all, self.heuristic, progress)
 
 
 class HeuristicParams(OnePlyParams):

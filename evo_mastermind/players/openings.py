@@ -16,7 +16,8 @@ import numpy as np
 
 from evo_mastermind.codes import CodeSpace, InvalidGameError
 from evo_mastermind.players.base import make_player, validate_params
-from evo_mastermind.players.tree import DecisionTree, build_tree
+from evo_mastermind.players.decision_tree import DecisionTree
+from evo_mastermind.players.tree_building import build_tree
 from evo_mastermind.symmetry import multiplicity_classes
 
 

@@ -11,7 +11,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import numpy as np
 from pydantic import PositiveInt
@@ -19,13 +19,13 @@ from pydantic import PositiveInt
 from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
 from evo_mastermind.game import InconsistentResponsesError
 from evo_mastermind.players.base import Player, PlayerParams, register_player
+from evo_mastermind.players.decision_tree import GrownTree, SearchBound, tree_of_paths
 from evo_mastermind.players.first_guess import AUTO, opening_code
 from evo_mastermind.scoring import Response
 
 if TYPE_CHECKING:
-    from evo_mastermind.optimal.solver import OptimalSolver, Progress, Solution
-    from evo_mastermind.players.tree import TreeNode
-    from evo_mastermind.runner.executors import Executor
+    from evo_mastermind.execution import Executor
+    from evo_mastermind.optimal.solver import Progress, Solution
 
 
 class OptimalParams(PlayerParams):
@@ -42,8 +42,6 @@ class OptimalParams(PlayerParams):
 _SOLVED: dict[tuple[CodeSpace, int | None, str, str | None], Solution] = {}
 """Trees searched in this process, by game and options."""
 _LOCK = threading.Lock()
-_SOLVERS: dict[CodeSpace, OptimalSolver] = {}
-"""The solver of the last game searched (its transposition table is large)."""
 
 
 def _solution(
@@ -61,10 +59,7 @@ def _solution(
         key = (space, max_guesses, objective, first_guess)
         if key in _SOLVED:
             return _SOLVED[key]
-        if space not in _SOLVERS:  # one per game: what it learns serves every option
-            _SOLVERS.clear()
-            _SOLVERS[space] = OptimalSolver(space)
-        solver = _SOLVERS[space]
+        solver = OptimalSolver.of(space)  # one per game: what it learns serves every option
         with _progress_bar(space, progress) as report:
             found = solver.solve(max_guesses, objective, first_guess, report, executor)
         if found.complete:  # an interrupted search's tree is not kept as the optimum
@@ -100,13 +95,12 @@ class OptimalPlayer(Player[OptimalParams]):
     """
 
     Params = OptimalParams
+    tree_on_executor: ClassVar[bool] = True
 
     def __init__(self, space: CodeSpace, params: OptimalParams | None = None) -> None:
         super().__init__(space, params)
         self.check_game(space, self.params)
         self._path: tuple[int, ...] = ()
-        self.executor: Executor | None = None
-        """Where the first search spreads the subtrees under the opening (None: here)."""
 
     @classmethod
     def check_game(cls, space: CodeSpace, params: PlayerParams) -> None:
@@ -126,8 +120,11 @@ class OptimalPlayer(Player[OptimalParams]):
         """The tree is a function of the game and the options."""
         return True
 
-    def solution(self, progress: bool = False) -> Solution:
-        """The optimal tree of this game (searched on first use, then kept)."""
+    def solution(self, progress: bool = False, executor: Executor | None = None) -> Solution:
+        """The optimal tree of this game (searched on first use, then kept).
+
+        Interrupted with Ctrl-C, the best tree found so far (``complete`` False, not kept).
+        """
         first = opening_code(self.space, self.params.first_guess, AUTO, self.name)
         return _solution(
             self.space,
@@ -135,8 +132,15 @@ class OptimalPlayer(Player[OptimalParams]):
             self.params.objective,
             None if first is None else self.space.format(first),
             progress,
-            self.executor,
+            executor,
         )
+
+    def _optimum(self) -> Solution:
+        """The optimal tree to play; a search interrupted with Ctrl-C stops the game."""
+        solution = self.solution()
+        if not solution.complete:
+            raise KeyboardInterrupt  # a game is never played on a tree that is not the optimum
+        return solution
 
     def start(self, rng: np.random.Generator) -> None:
         """Begin at the root (the generator is not used)."""
@@ -144,12 +148,12 @@ class OptimalPlayer(Player[OptimalParams]):
 
     def ask(self) -> Code:
         """The tree's guess at this node."""
-        return self.space.all_codes[self.solution().nodes[self._path]].copy()
+        return self.space.all_codes[self._optimum().nodes[self._path]].copy()
 
     def tell(self, guess: Code, response: Response) -> None:
         """Follow the branch of this response."""
         path = (*self._path, response.pack(self.space.pegs))
-        if path not in self.solution().nodes:
+        if path not in self._optimum().nodes:
             raise InconsistentResponsesError.because(
                 f"response {response.black},{response.white} to {self.space.format(guess)} "
                 "is impossible for every secret"
@@ -160,29 +164,17 @@ class OptimalPlayer(Player[OptimalParams]):
         """The path from the root (the tree itself is shared)."""
         return self._path
 
-    def __getstate__(self) -> dict[str, object]:
-        """Sent to workers without the executor (each worker searches by itself)."""
-        return {**self.__dict__, "executor": None}
-
     def restore(self, state: object) -> None:
         """Return to a path taken by :meth:`snapshot`."""
         assert isinstance(state, tuple)
         self._path = state
 
-    def grown_tree(self, progress: bool) -> tuple[TreeNode, np.ndarray]:
-        """The whole tree as nodes, and the guesses every secret needs (for ``tree``)."""
-        from evo_mastermind.players.tree import TreeNode
+    def grow_tree(self, progress: bool, executor: Executor | None = None) -> GrownTree:
+        """The searched tree, and what the search proved of it (for ``tree``).
 
-        solution = self.solution(progress)
-        if not solution.complete:
-            print(
-                f"optimal: interrupted; the tree is the best found so far ({solution.total} "
-                f"guesses), the optimum is at least {solution.lower}",
-                file=sys.stderr,
-            )
-        names = self.space.format_all(self.space.all_codes)
-        nodes = {path: TreeNode(names[guess]) for path, guess in solution.nodes.items()}
-        for path, node in nodes.items():
-            if path:
-                nodes[path[:-1]].next[Response.unpack(path[-1], self.space.pegs)] = node
-        return nodes[()], solution.guesses
+        ``executor``: where the search solves the parts under the openings (None: here).
+        Interrupted with Ctrl-C, the best tree found so far, marked as not the optimum.
+        """
+        solution = self.solution(progress, executor)
+        bound = SearchBound(solution.complete, solution.lower)
+        return GrownTree(tree_of_paths(self.space, solution.nodes), solution.guesses, bound)

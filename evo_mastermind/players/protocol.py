@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, model_validator
@@ -26,6 +26,10 @@ from evo_mastermind.game import PlayerStats
 from evo_mastermind.heuristics import HeuristicError
 from evo_mastermind.players.cost import Cost
 from evo_mastermind.scoring import Response
+
+if TYPE_CHECKING:
+    from evo_mastermind.execution import Executor
+    from evo_mastermind.players.decision_tree import GrownTree
 
 
 class PlayerParams(BaseModel):
@@ -105,6 +109,8 @@ class Player(ABC, Generic[ParamsT]):
     name: ClassVar[str]
     Params: ClassVar[type[PlayerParams]] = PlayerParams
     presets: ClassVar[Mapping[str, Preset]] = MappingProxyType({})
+    tree_on_executor: ClassVar[bool] = False
+    """Whether :meth:`grow_tree` can spread its work over an executor (``tree --executor``)."""
 
     def __init__(self, space: CodeSpace, params: ParamsT | None = None) -> None:
         self.space = space
@@ -156,6 +162,15 @@ class Player(ABC, Generic[ParamsT]):
         """Return to a state taken by :meth:`snapshot`."""
         assert isinstance(state, dict)
         self.__dict__.update(copy.deepcopy(state))
+
+    def grow_tree(self, progress: bool, executor: Executor | None = None) -> GrownTree | None:
+        """The whole decision tree, if the player builds it itself (None: ask at every node).
+
+        A deterministic player with a faster way than being asked at every node overrides
+        this (:func:`~evo_mastermind.players.tree_building.build_tree` calls it); ``executor``
+        is given only to a player that declares :attr:`tree_on_executor`.
+        """
+        return None
 
 
 __all__ = [

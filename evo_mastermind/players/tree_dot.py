@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evo_mastermind.codes import InvalidGameError
-from evo_mastermind.players.tree import DecisionTree, TreeNode
+from evo_mastermind.players.decision_tree import DecisionTree, TreeNode
 from evo_mastermind.scoring import Response, indexed_scorer
 
 
@@ -31,12 +31,21 @@ def _subtree_size(node: TreeNode) -> int:
     return 1 + sum(_subtree_size(child) for child in node.next.values())
 
 
+def _title(tree: DecisionTree) -> str:
+    """The drawing's title: the player and game, and whether a search proved it optimal."""
+    title = f"{tree.player} on {tree.space}"
+    if tree.partial:
+        assert tree.bound is not None
+        title += f" (best found so far, not the optimum: it is at least {tree.bound.lower_bound})"
+    return title
+
+
 def tree_to_dot(tree: DecisionTree, max_depth: int | None = None) -> str:
     """The tree in the DOT language.
 
     Args:
-        tree: a decision tree (from :func:`~evo_mastermind.players.tree.build_tree` or
-            :meth:`~evo_mastermind.players.tree.DecisionTree.load`).
+        tree: a decision tree (from :func:`~evo_mastermind.players.tree_building.build_tree` or
+            :meth:`~evo_mastermind.players.decision_tree.DecisionTree.load`).
         max_depth: draw guesses up to this depth (the first guess is depth 1); deeper
             subtrees become one dashed node each. ``None`` draws the whole tree.
 
@@ -50,7 +59,7 @@ def tree_to_dot(tree: DecisionTree, max_depth: int | None = None) -> str:
     win = Response(space.pegs, 0).pack(space.pegs)
     lines = [
         "digraph decision_tree {",
-        f"  label={_quoted(f'{tree.player} on {space}')};",
+        f"  label={_quoted(_title(tree))};",
         "  labelloc=t;",
         '  node [shape=box, fontname="monospace"];',
         '  edge [fontname="monospace"];',

@@ -22,9 +22,9 @@ from tqdm import tqdm
 
 from evo_mastermind import messages
 from evo_mastermind.codes import InvalidGameError
+from evo_mastermind.execution import Executor
 from evo_mastermind.runner.config import ExperimentConfig
 from evo_mastermind.runner.crash import PlayerCrash, PlayerCrashError
-from evo_mastermind.runner.executors import Executor
 from evo_mastermind.runner.plan import GameKey, Group, make_batch, plan_groups
 from evo_mastermind.runner.provenance import Provenance, current_provenance, modules_of
 from evo_mastermind.runner.record import ExperimentRecord

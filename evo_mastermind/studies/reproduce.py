@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from evo_mastermind.api import ExecutorName, Results, run
+from evo_mastermind.api import Results, run
+from evo_mastermind.execution import ExecutorName
 from evo_mastermind.studies import PAPER_TABLES, StudyError
 
 DEFAULT_OUT = Path("results") / "paper"

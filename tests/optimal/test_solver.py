@@ -11,7 +11,7 @@ import pytest
 from evo_mastermind.codes import CodeSpace, InvalidGameError
 from evo_mastermind.optimal.solver import OptimalSolver, Solution
 from evo_mastermind.players import make_player
-from evo_mastermind.players.tree import build_tree
+from evo_mastermind.players.tree_building import build_tree
 from tests.optimal.oracle import InfeasibleError, optimal_total
 
 # Every game the oracle finishes in about a second or less.

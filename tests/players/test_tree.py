@@ -6,7 +6,8 @@ import pytest
 from evo_mastermind.codes import CodeSpace, InvalidGameError
 from evo_mastermind.game import Codemaker, InconsistentResponsesError, play_game
 from evo_mastermind.players import make_player
-from evo_mastermind.players.tree import DecisionTree, _asked, build_tree
+from evo_mastermind.players.decision_tree import DecisionTree
+from evo_mastermind.players.tree_building import _asked, build_tree
 from evo_mastermind.scoring import Response
 
 SPACE = CodeSpace(4, 6)
@@ -131,7 +132,7 @@ def test_a_space_large_enough_for_threads_grows_the_same_tree(
 ) -> None:
     options = {**SOLVER_SETTINGS, "first_guess": "AABC"}
     alone = build_tree(make_player("entropy", SPACE, options)).root.to_json()
-    monkeypatch.setattr("evo_mastermind.players.tree.THREADS_FROM", 1)
+    monkeypatch.setattr("evo_mastermind.players.tree_building.THREADS_FROM", 1)
     numba = pytest.importorskip("numba")
     threads = numba.get_num_threads()
     if threads < 2:

@@ -6,7 +6,8 @@ import pytest
 from evo_mastermind.cli import main
 from evo_mastermind.codes import CodeSpace, InvalidGameError
 from evo_mastermind.players import make_player
-from evo_mastermind.players.tree import DecisionTree, TreeNode, build_tree
+from evo_mastermind.players.decision_tree import DecisionTree, TreeNode
+from evo_mastermind.players.tree_building import build_tree
 from evo_mastermind.players.tree_dot import tree_to_dot
 
 NODE = re.compile(r'^  (n\d+) \[label="([^"]*)"(.*)\];$')

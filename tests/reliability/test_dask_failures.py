@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from evo_mastermind.runner import executors
-from evo_mastermind.runner.executors import DaskExecutor, SchedulerError
+from evo_mastermind import execution as executors
+from evo_mastermind.execution import DaskExecutor, SchedulerError
 
 
 def test_a_lost_scheduler_is_one_error_naming_resume() -> None:

@@ -1,4 +1,4 @@
-"""The optimal search spread over executors, and interrupted: the same tree, or the best so far."""
+"""The one opening search on every executor, and interrupted: the same tree, or the best so far."""
 
 from __future__ import annotations
 
@@ -9,14 +9,15 @@ import numpy as np
 import pytest
 
 from evo_mastermind.codes import CodeSpace
+from evo_mastermind.execution import Executor, make_executor
+from evo_mastermind.optimal.opening_search import WORKER_MODULES
 from evo_mastermind.optimal.solver import OptimalSolver, Progress
-from evo_mastermind.runner.executors import Executor, make_executor
 
 
 @pytest.fixture(scope="module")
 def pool() -> Iterator[Executor]:
     """One local pool for every test here (its workers load the compiled search once)."""
-    with make_executor("process", 2) as executor:
+    with make_executor("process", 2, preload=WORKER_MODULES) as executor:
         yield executor
 
 
@@ -43,8 +44,8 @@ def test_a_dask_cluster_gives_the_same_tree() -> None:
     assert spread.nodes == OptimalSolver(space).solve().nodes
 
 
-@pytest.mark.parametrize("spread", [False, True])
-def test_an_interrupted_search_keeps_the_best_complete_tree(spread: bool) -> None:
+@pytest.mark.parametrize("where", ["default", "serial", "process"])
+def test_an_interrupted_search_keeps_the_best_complete_tree(where: str, pool: Executor) -> None:
     space = CodeSpace(3, 5)
     seen: list[Progress] = []
 
@@ -54,16 +55,31 @@ def test_an_interrupted_search_keeps_the_best_complete_tree(spread: bool) -> Non
             raise KeyboardInterrupt
 
     solver = OptimalSolver(space)
-    if spread:
-        with make_executor("serial") as executor:
-            kept = solver.solve(report=interrupt_once_an_opening_is_solved, executor=executor)
-    else:
+    if where == "default":
         kept = solver.solve(report=interrupt_once_an_opening_is_solved)
+    else:
+        with make_executor("serial") as serial:
+            executor = pool if where == "process" else serial
+            kept = solver.solve(report=interrupt_once_an_opening_is_solved, executor=executor)
     optimum = OptimalSolver(space).solve().total  # held to the oracle in test_solver
     assert not kept.complete
     assert kept.lower <= optimum <= kept.total == int(kept.guesses.sum())
     assert all(p.lower <= optimum for p in seen)
     assert seen[-1].best == kept.total
+
+
+def test_a_search_after_an_interrupted_one_on_the_same_pool_is_whole(pool: Executor) -> None:
+    space = CodeSpace(3, 4)
+
+    def interrupt(progress: Progress) -> None:
+        if progress.openings_done >= 1:
+            raise KeyboardInterrupt
+
+    OptimalSolver(space).solve(report=interrupt, executor=pool)  # leaves tasks in the pool
+    again = OptimalSolver(space).solve(executor=pool)
+    assert again.complete and list(again.nodes.items()) == list(
+        OptimalSolver(space).solve().nodes.items()
+    )
 
 
 def test_interrupted_before_any_opening_keeps_the_quick_first_tree() -> None:
@@ -97,9 +113,15 @@ def solver_table(space: CodeSpace) -> np.ndarray:
     return np.stack([scorer.responses(g, codes) for g in range(space.size)])
 
 
-def test_interrupted_spread_search_before_any_tree_is_an_interrupt() -> None:
+def test_every_executor_keeps_the_quick_first_tree_when_interrupted_at_once(
+    pool: Executor,
+) -> None:
     def interrupt(progress: Progress) -> None:
         raise KeyboardInterrupt
 
-    with make_executor("serial") as executor, pytest.raises(KeyboardInterrupt):
-        OptimalSolver(CodeSpace(3, 5)).solve(report=interrupt, executor=executor)
+    space = CodeSpace(3, 5)
+    quick = OptimalSolver(space).solve(report=interrupt)
+    with make_executor("serial") as serial:
+        for executor in (serial, pool):
+            kept = OptimalSolver(space).solve(report=interrupt, executor=executor)
+            assert not kept.complete and kept.nodes == quick.nodes and kept.lower == quick.lower
