@@ -193,6 +193,7 @@ def test_a_time_limit_stops_the_lookahead_kernel() -> None:
 
 def test_a_time_limit_stops_a_trees_growth() -> None:
     from evo_mastermind import engine
+    from evo_mastermind.heuristics import known_heuristic
     from evo_mastermind.scoring import indexed_scorer
 
     space = CodeSpace(6, 7)  # a whole tree of knuth's: about a minute
@@ -201,7 +202,7 @@ def test_a_time_limit_stops_a_trees_growth() -> None:
     first = space.index(space.parse("AABBCD"))
     used = time.thread_time()
     with pytest.raises(watchdog.GameTimeout), watchdog.time_limit(0.3):
-        engine.grow_tree(scorer, every, 0, 1, first, True, "worst_case", 100)
+        engine.grow_tree(scorer, every, 0, 1, first, True, known_heuristic("worst_case"), 100)
     assert time.thread_time() - used < STOP_BOUND
 
 
