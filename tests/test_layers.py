@@ -92,6 +92,7 @@ LAYERS = (
         "evo_mastermind.determinism",
         "evo_mastermind.execution",
         "evo_mastermind.studies",  # the shipped files only; studies.reproduce is layer 6
+        "evo_mastermind.examples",  # the examples and notebooks shipped in the wheel
     ),
     # 1, the game and the exhaustive engine, the sampler and the optimum.
     (

@@ -10,9 +10,15 @@ from evo_mastermind.cli.common import _warn_if_incomplete
 
 
 def _plot(args: argparse.Namespace) -> int:
-    from evo_mastermind.analysis.plots import default_plot_path, results_figure, save_figure
+    from evo_mastermind.analysis.plots import (
+        check_plot_file,
+        default_plot_path,
+        results_figure,
+        save_figure,
+    )
 
     results = Path(args.results)
+    out = check_plot_file(args.out or default_plot_path(results, args.kind))  # before drawing
     figure = results_figure(
         results,
         args.kind,
@@ -21,7 +27,7 @@ def _plot(args: argparse.Namespace) -> int:
         size=args.size,
         players=args.players,
     )
-    print(save_figure(figure, args.out or default_plot_path(results, args.kind)))
+    print(save_figure(figure, out))
     for note in figure.notes:  # what the figure leaves out, for its caption
         print(f"note: {note}", file=sys.stderr)
     _warn_if_incomplete(results)

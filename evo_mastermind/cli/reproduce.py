@@ -32,5 +32,6 @@ def _reproduce(args: argparse.Namespace) -> int:
         runs=args.runs,
         progress=not args.no_progress,
         force=args.force,
+        spelling=_flag,
     )
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -66,18 +67,22 @@ def reproduce_table(
     runs: int | None = None,
     progress: bool = True,
     force: bool = False,
+    spelling: Callable[[str], str] | None = None,
 ) -> Reproduced:
     """Play (or finish) one table, write its report and plots, and compare it.
 
     Games already in ``out / table`` are kept and only the missing ones played, unless
-    ``force`` replaces them (as ``run --force`` does).
+    ``force`` replaces them (as ``run --force`` does). ``spelling`` names the options in
+    errors as :func:`~evo_mastermind.api.run` does (the command line passes ``--name``).
 
     Raises:
         InvalidGameError: a problem with the options or the results directory, in one line.
     """
     from evo_mastermind.analysis.results import AnalysisError
 
-    results = run(
+    # The command line names the options as flags; Python callers keep run()'s own words.
+    play = run if spelling is None else partial(run, spelling=spelling)
+    results = play(
         f"paper/{table}",
         out=out / table,
         runs=runs,
@@ -154,6 +159,7 @@ def reproduce(
     progress: bool = True,
     force: bool = False,
     echo: Callable[[str], None] = print,
+    spelling: Callable[[str], str] | None = None,
 ) -> list[Reproduced]:
     """Reproduce the paper's tables (all of them by default), echoing each table's verdicts.
 
@@ -180,6 +186,7 @@ def reproduce(
             runs=runs,
             progress=progress,
             force=force,
+            spelling=spelling,
         )
         for line in verdict_lines(done):
             echo(line)

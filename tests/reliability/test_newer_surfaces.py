@@ -226,7 +226,7 @@ def test_report_refuses_an_output_it_cannot_write_before_the_tests(
     def never(*_: object, **__: object) -> None:
         raise AssertionError("the report was computed before its outputs were checked")
 
-    monkeypatch.setattr("evo_mastermind.analysis.report.load_games", never)
+    monkeypatch.setattr("evo_mastermind.analysis.analysis.load_games", never)
     (played / "report.md").unlink()
     (played / "report.md").mkdir()
     err = fails("report", played, pattern=r"report\.md: the report output is a folder")
@@ -254,7 +254,7 @@ def test_studies_copy_refuses_an_unwritable_destination(
 
 
 def test_export_leaves_out_games_without_a_guess_and_says_so(
-    tmp_path: Path, cli: Cli, fails: Failure, monkeypatch: pytest.MonkeyPatch
+    registry: None, tmp_path: Path, cli: Cli, fails: Failure, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("ioh")
     plugin = buggy_plugin(tmp_path, monkeypatch)
