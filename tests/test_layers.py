@@ -109,7 +109,7 @@ LAYERS = (
     ("evo_mastermind.players",),  # 3
     ("evo_mastermind.runner",),  # 4, configs, plans, storage
     ("evo_mastermind.analysis",),  # 5
-    ("evo_mastermind.api", "evo_mastermind.studies.reproduce"),  # 6
+    ("evo_mastermind.api", "evo_mastermind.run_options", "evo_mastermind.studies.reproduce"),  # 6
     ("evo_mastermind.cli",),  # 7
 )
 """The layers, bottom first: a module imports only from its own layer or those below.
