@@ -331,7 +331,7 @@ def test_force_stopped_by_ctrl_c_leaves_no_file_of_the_previous_report(
 
 
 def test_the_runners_advice_is_in_python_words() -> None:
-    from evo_mastermind.api import in_python_words
+    from evo_mastermind.run_options import in_python_words
 
     damaged = "rerun the config with --resume --out /r/t to move it to /r/t/set-aside"
     assert in_python_words(damaged) == (
