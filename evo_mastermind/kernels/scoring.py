@@ -60,6 +60,8 @@ def _store_partition(
 ) -> None:
     """Count the partition of one guess's packed responses and write its parts and score.
 
+    Integer scores are summed over every response without branches (:func:`_store_counted`);
+    entropy's float sum visits the parts in a fixed order (first reached, or by response).
     ``hist`` (one count per response) and ``lanes`` (four of them) are zeroed buffers, left
     zeroed.
     """
@@ -68,6 +70,12 @@ def _store_partition(
     largest = 0
     squares = 0
     logs = 0.0
+    if heuristic != 3:
+        # Integer scores, the same whatever the order of the parts: counted without branches.
+        for j in range(m):
+            hist[packed[j]] += 1
+        _store_counted(scores, parts, at, m, hist, heuristic)
+        return
     if m < 2 * hist.size:
         # Few responses for the range: count, then visit and clear only what was touched.
         for j in range(m):
@@ -112,6 +120,37 @@ def _store_partition(
         scores[at] = -float(squares) / total
     else:
         scores[at] = np.log2(total) - logs / total
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _store_counted(
+    scores: npt.NDArray[np.float64],
+    parts: npt.NDArray[np.int64],
+    at: int,
+    m: int,
+    hist: npt.NDArray[np.int64],
+    heuristic: int,
+) -> None:
+    """Write the parts and integer score (not entropy) of the partition counted in ``hist``.
+
+    ``hist`` holds the part sizes of ``m`` codes, one per response; it is left zeroed.
+    """
+    n_parts = 0
+    largest = 0
+    squares = 0
+    for r in range(hist.size):
+        size = hist[r]
+        n_parts += size > 0
+        largest = max(largest, size)
+        squares += size * size
+        hist[r] = 0
+    parts[at] = n_parts
+    if heuristic == 0:
+        scores[at] = -float(largest)
+    elif heuristic == 1:
+        scores[at] = float(n_parts)
+    else:
+        scores[at] = -float(squares) / float(m)
 
 
 def _score_pool(
@@ -198,9 +237,15 @@ def _score_pool(
                         if _bound(heuristic, parts[at], total) < best - SCORE_TOLERANCE:
                             scores[at] = -np.inf
                             continue
-                    for j in range(m):
-                        packed[j] = block[j, i]
-                    _store_partition(scores, parts, at, packed, hist, lanes, heuristic, clog)
+                    if heuristic == 3:
+                        for j in range(m):
+                            packed[j] = block[j, i]
+                        _store_partition(scores, parts, at, packed, hist, lanes, heuristic, clog)
+                    else:
+                        # Integer scores: counted straight from the block, summed branch-free.
+                        for j in range(m):
+                            hist[block[j, i]] += 1
+                        _store_counted(scores, parts, at, m, hist, heuristic)
                     best = max(best, scores[at])
         else:
             for at in range(start + chunk, stop, n_chunks):
