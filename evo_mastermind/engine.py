@@ -21,6 +21,7 @@ by the player that plays it, never by name here.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -36,6 +37,9 @@ from evo_mastermind.partitions import (
 from evo_mastermind.partitions import fewest_totals as counted_fewest_totals
 from evo_mastermind.scoring import IndexedScorer, Packed
 from evo_mastermind.symmetry import CodeClasses, colour_classes
+
+if TYPE_CHECKING:
+    from evo_mastermind.kernels.trees import ClassTables
 
 Indices = npt.NDArray[np.int64]
 
@@ -216,10 +220,13 @@ def grow_tree(
     pool_all: bool,
     heuristic: Heuristic,
     max_depth: int,
+    tables: ClassTables | None = None,
 ) -> tuple[Indices, Indices, Indices, Indices, Indices]:
     """A subtree of a partition player with lexicographic ties, grown by the kernel.
 
-    See :func:`evo_mastermind.kernels.grow_tree` for the arguments and the arrays returned.
+    See :func:`evo_mastermind.kernels.grow_tree` for the arguments and the arrays returned;
+    a thread growing several subtrees passes them the same ``tables``
+    (:func:`subtree_tables`), so that each list of class representatives is made once.
 
     Raises:
         ValueError: the heuristic has no compiled form (:func:`can_grow_trees`).
@@ -241,7 +248,15 @@ def grow_tree(
         reduction,
         CLASSES_FROM,
         max_depth,
+        tables,
     )
+
+
+def subtree_tables() -> ClassTables:
+    """Empty class tables, for one thread to pass to every subtree it grows (:func:`grow_tree`)."""
+    from evo_mastermind.kernels.trees import class_tables
+
+    return class_tables()
 
 
 def fewest_totals(

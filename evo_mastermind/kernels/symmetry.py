@@ -44,6 +44,55 @@ def colour_kinds(present: int, played: int, kind: npt.NDArray[np.int64]) -> int:
 _colour_kinds_serial = njit(cache=True, nogil=True)(colour_kinds)
 
 
+@njit(cache=True, nogil=True)
+def _relabelling(kind: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], int]:
+    """The free colours in increasing order and the smallest zero colour (-1: none).
+
+    As ``kind`` says (see :func:`_canonical_codes`); the rest of the first array is unset.
+    """
+    free = np.empty(kind.size, dtype=np.int64)
+    n_free = 0
+    smallest_zero = -1
+    for colour in range(kind.size):
+        if kind[colour] == 1:
+            free[n_free] = colour
+            n_free += 1
+        elif kind[colour] == 2 and smallest_zero < 0:
+            smallest_zero = colour
+    return free, smallest_zero
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _canonical_index(
+    code: npt.NDArray[np.uint8],
+    kind: npt.NDArray[np.int64],
+    free: npt.NDArray[np.int64],
+    smallest_zero: int,
+    place_values: npt.NDArray[np.int64],
+    label: npt.NDArray[np.int64],
+) -> int:
+    """The index of the first code of ``code``'s class (``label``: a scratch array per colour).
+
+    Free colours are renamed, by first use, to the free colours in increasing order; every
+    zero colour becomes the smallest zero colour.
+    """
+    label[:] = -1
+    used = 0
+    index = 0
+    for p in range(code.size):
+        colour = code[p]
+        mapped = int(colour)
+        if kind[colour] == 1:
+            if label[colour] < 0:
+                label[colour] = free[used]
+                used += 1
+            mapped = int(label[colour])
+        elif kind[colour] == 2:
+            mapped = smallest_zero
+        index += mapped * place_values[p]
+    return index
+
+
 def _canonical_codes(
     codes: npt.NDArray[np.uint8],
     kind: npt.NDArray[np.int64],
@@ -59,34 +108,11 @@ def _canonical_codes(
     the lexicographically first code of the class; classes are numbered in the order of
     their representatives.
     """
-    n, pegs = codes.shape
-    colors = kind.size
-    free = np.empty(colors, dtype=np.int64)
-    n_free = 0
-    smallest_zero = -1
-    for colour in range(colors):
-        if kind[colour] == 1:
-            free[n_free] = colour
-            n_free += 1
-        elif kind[colour] == 2 and smallest_zero < 0:
-            smallest_zero = colour
-    label = np.empty(colors, dtype=np.int64)
+    free, smallest_zero = _relabelling(kind)
+    label = np.empty(kind.size, dtype=np.int64)
     n_classes = 0
-    for i in range(n):
-        label[:] = -1
-        used = 0
-        index = 0
-        for p in range(pegs):
-            colour = codes[i, p]
-            mapped = int(colour)
-            if kind[colour] == 1:
-                if label[colour] < 0:
-                    label[colour] = free[used]
-                    used += 1
-                mapped = int(label[colour])
-            elif kind[colour] == 2:
-                mapped = smallest_zero
-            index += mapped * place_values[p]
+    for i in range(codes.shape[0]):
+        index = _canonical_index(codes[i], kind, free, smallest_zero, place_values, label)
         # A representative is the first of its class, so its number is known by then.
         if index == i:
             out[i] = n_classes
@@ -95,6 +121,59 @@ def _canonical_codes(
         else:
             out[i] = out[index]
     return n_classes
+
+
+@njit(cache=True, nogil=True)
+def _representatives(
+    kind: npt.NDArray[np.int64], pegs: int, place_values: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """The first code of every class (what :func:`_canonical_codes` numbers), in order.
+
+    Listed directly, peg by peg, rather than found among every code: a colour that stays
+    may go anywhere, a zero colour only as the smallest zero colour, a free colour only if
+    it is one already used or the next free colour (free colours are used in increasing
+    order).
+    """
+    colors = kind.size
+    rank = np.full(colors, -1, dtype=np.int64)
+    n_free = 0
+    smallest_zero = -1
+    for colour in range(colors):
+        if kind[colour] == 1:
+            rank[colour] = n_free
+            n_free += 1
+        elif kind[colour] == 2 and smallest_zero < 0:
+            smallest_zero = colour
+    size = 1
+    for _ in range(pegs):
+        size *= colors
+    out = np.empty(size, dtype=np.int64)
+    n = 0
+    digit = np.full(pegs, -1, dtype=np.int64)
+    used = np.zeros(pegs + 1, dtype=np.int64)  # free colours used before each peg
+    index = np.zeros(pegs + 1, dtype=np.int64)  # the index of the code's first pegs
+    p = 0
+    while p >= 0:
+        colour = digit[p] + 1
+        while colour < colors and not (
+            kind[colour] == 0
+            or (kind[colour] == 2 and colour == smallest_zero)
+            or (kind[colour] == 1 and rank[colour] <= used[p])
+        ):
+            colour += 1
+        if colour == colors:
+            digit[p] = -1
+            p -= 1
+            continue
+        digit[p] = colour
+        index[p + 1] = index[p] + colour * place_values[p]
+        used[p + 1] = used[p] + (1 if kind[colour] == 1 and rank[colour] == used[p] else 0)
+        if p == pegs - 1:
+            out[n] = index[p + 1]
+            n += 1
+        else:
+            p += 1
+    return out[:n].copy()
 
 
 _canonical_serial = njit(cache=True, nogil=True)(_canonical_codes)

@@ -8,6 +8,8 @@ history cannot tell apart (:mod:`evo_mastermind.kernels.symmetry`). It reads the
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import numpy.typing as npt
 from numba import njit, types
@@ -20,7 +22,37 @@ from evo_mastermind.kernels.responses import _columns, _responses_serial, weight
 from evo_mastermind.kernels.rules import REDUCTIONS
 from evo_mastermind.kernels.startup import call
 from evo_mastermind.kernels.stopping import stopped
-from evo_mastermind.kernels.symmetry import _canonical_serial, _colour_kinds_serial
+from evo_mastermind.kernels.symmetry import (
+    _canonical_index,
+    _colour_kinds_serial,
+    _relabelling,
+    _representatives,
+)
+
+CACHED_CLASSES = 1 << 24
+"""Representatives one thread keeps listed at most (with their columns, about 400 MB)."""
+
+
+class ClassTables(NamedTuple):
+    """One thread's lists of class representatives, by choice of colour kinds (reused).
+
+    Kept from one subtree to the next (see :func:`class_tables`).
+    """
+
+    firsts: Dict[int, npt.NDArray[np.int64]]
+    pegs: Dict[int, npt.NDArray[np.uint8]]
+    counts: Dict[int, npt.NDArray[np.uint8]]
+    size: npt.NDArray[np.int64]
+
+
+def class_tables() -> ClassTables:
+    """Empty class tables, for one thread to pass to every subtree it grows."""
+    return ClassTables(
+        Dict.empty(key_type=types.int64, value_type=types.int64[::1]),
+        Dict.empty(key_type=types.int64, value_type=types.uint8[:, ::1]),
+        Dict.empty(key_type=types.int64, value_type=types.uint8[:, ::1]),
+        np.zeros(1, dtype=np.int64),
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -46,6 +78,10 @@ def _grow_tree(
     max_depth: int,
     weight: npt.NDArray[np.unsignedinteger],
     halt: npt.NDArray[np.uint8],
+    cached_firsts: Dict[int, npt.NDArray[np.int64]],
+    cached_pegs: Dict[int, npt.NDArray[np.uint8]],
+    cached_counts: Dict[int, npt.NDArray[np.uint8]],
+    cache_size: npt.NDArray[np.int64],
 ) -> tuple[
     npt.NDArray[np.int64],
     npt.NDArray[np.int64],
@@ -61,7 +97,9 @@ def _grow_tree(
     node's codes are a sorted slice of one array, split in place by their responses (a
     stable counting sort keeps every part sorted). A node's guess is :func:`_choose`'s
     first, with the classes of codes its history cannot tell apart (unplayed and zero
-    colours, cached by which colours those are).
+    colours): their representatives are listed once per choice of those colours and kept
+    in the ``cached_*`` tables (at most :data:`CACHED_CLASSES` representatives, counted in
+    ``cache_size``), which the caller may pass from one subtree to the next.
 
     Returns:
         Each node's guess, parent (-1 for the root) and response from its parent (siblings
@@ -79,14 +117,9 @@ def _grow_tree(
             colour_mask[i] |= 1 << codes[i, p]
     everything = np.arange(n, dtype=np.int64)
     every_pegs, every_counts = _columns(codes, counts, everything)
-    cached_firsts = Dict.empty(key_type=types.int64, value_type=types.int64[:])
-    cached_classes = Dict.empty(key_type=types.int64, value_type=types.int64[:])
-    cached_pegs = Dict.empty(key_type=types.int64, value_type=types.uint8[:, ::1])
-    cached_counts = Dict.empty(key_type=types.int64, value_type=types.uint8[:, ::1])
-    cache_limit = max(16, (1 << 25) // n)  # half a gigabyte of class tables at most
     kind = np.empty(colors, dtype=np.int64)
-    class_of = np.empty(n, dtype=np.int64)
-    class_first = np.empty(n, dtype=np.int64)
+    label = np.empty(colors, dtype=np.int64)
+    class_of = np.empty(n, dtype=np.int64)  # the class of each code of the node only
 
     size = candidates.size
     secrets = candidates.copy()
@@ -139,23 +172,26 @@ def _grow_tree(
                 key = _colour_kinds_serial(present, played, kind)
                 if key >= 0:
                     if key not in cached_firsts:
-                        if len(cached_firsts) >= cache_limit:
+                        listed = _representatives(kind, pegs, place_values)
+                        if cache_size[0] + listed.size > CACHED_CLASSES:
                             cached_firsts.clear()
-                            cached_classes.clear()
                             cached_pegs.clear()
                             cached_counts.clear()
-                        n_classes = _canonical_serial(
-                            codes, kind, place_values, class_of, class_first
-                        )
-                        cached_firsts[key] = class_first[:n_classes].copy()
-                        cached_classes[key] = class_of.copy()
-                        cached_pegs[key], cached_counts[key] = _columns(
-                            codes, counts, cached_firsts[key]
-                        )
+                            cache_size[0] = 0
+                        cached_firsts[key] = listed
+                        cached_pegs[key], cached_counts[key] = _columns(codes, counts, listed)
+                        cache_size[0] += listed.size
                     firsts = cached_firsts[key]
-                    of_class = cached_classes[key]
                     first_pegs = cached_pegs[key]
                     first_counts = cached_counts[key]
+                    # Only the node's codes are looked up: their classes, by binary search.
+                    free, smallest_zero = _relabelling(kind)
+                    for j in range(m):
+                        canonical = _canonical_index(
+                            codes[here[j]], kind, free, smallest_zero, place_values, label
+                        )
+                        class_of[here[j]] = np.searchsorted(firsts, canonical)
+                    of_class = class_of
             guess = _choose(
                 codes,
                 counts,
@@ -228,6 +264,7 @@ def grow_tree(
     reduction: str,
     classes_from: int,
     max_depth: int,
+    tables: ClassTables | None = None,
 ) -> tuple[
     npt.NDArray[np.int64],
     npt.NDArray[np.int64],
@@ -237,8 +274,11 @@ def grow_tree(
 ]:
     """A subtree of a partition player with lexicographic ties (see :func:`_grow_tree`).
 
-    Scores on one thread: callers grow several subtrees at once instead.
+    Scores on one thread: callers grow several subtrees at once instead, each thread
+    passing its own ``tables`` (:func:`class_tables`) to every subtree it grows (None: new
+    tables for this subtree).
     """
+    kept = class_tables() if tables is None else tables
     return flags.stoppable(
         lambda halt: call(
             _grow_tree,
@@ -255,5 +295,9 @@ def grow_tree(
             max_depth,
             weight(codes.shape[1]),
             halt,
+            kept.firsts,
+            kept.pegs,
+            kept.counts,
+            kept.size,
         )
     )

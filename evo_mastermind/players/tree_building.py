@@ -10,6 +10,7 @@ by their response.
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
@@ -123,11 +124,17 @@ def grow_partition_tree(
     """
     scorer = indexed_scorer(space)
     secrets = np.arange(space.size, dtype=np.int64)
+    # Each thread lists the class representatives it needs once for all its subtrees.
+    local = threading.local()
 
     def grow(
         part: npt.NDArray[np.int64], played: int, depth: int, guess: int
     ) -> tuple[npt.NDArray[np.int64], ...]:
-        return engine.grow_tree(scorer, part, played, depth, guess, pool_all, heuristic, MAX_DEPTH)
+        if not hasattr(local, "tables"):
+            local.tables = engine.subtree_tables()
+        return engine.grow_tree(
+            scorer, part, played, depth, guess, pool_all, heuristic, MAX_DEPTH, local.tables
+        )
 
     if space.size < THREADS_FROM:  # small spaces: one call, no thread to start
         guesses, parents, links, won, won_at = grow(secrets, 0, 1, first)
