@@ -23,7 +23,7 @@ from evo_mastermind.kernels.responses import _pack, columns, weight
 from evo_mastermind.kernels.rules import REDUCTIONS, SCORE_TOLERANCE
 from evo_mastermind.kernels.startup import call
 
-SMALL_SET = 64
+SMALL_SET = 160
 """Candidate sets up to this size are scored a block of guesses at a time."""
 
 GUESS_BLOCK = 256
