@@ -12,8 +12,9 @@ from __future__ import annotations
 import gc
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -38,6 +39,9 @@ if TYPE_CHECKING:
 MAX_DEPTH = 100
 THREADS_FROM = 10_000
 """Spaces from this size grow the subtrees under the first guess on several threads."""
+SPLIT_FROM = 1 / 32
+"""Under the first guess, a subtree of at least this share of the space is split into a
+task per response to its own guess (chosen first), so that threads finish together."""
 
 
 def build_tree(
@@ -106,6 +110,31 @@ def _asked(player: Player) -> TreeNode:
     return expand(np.arange(space.size, dtype=np.int64), 1)
 
 
+Arrays = tuple[npt.NDArray[np.int64], ...]
+"""A subtree as :func:`~evo_mastermind.engine.grow_tree` returns it: each node's guess,
+parent and response from its parent (node 0 its root), each secret and its guesses."""
+
+
+@dataclass
+class _Split:
+    """A node whose subtrees are grown as tasks of their own (a large one)."""
+
+    guess: int
+    depth: int
+    won: npt.NDArray[np.int64]
+    children: dict[int, _Task] = field(default_factory=dict)
+
+
+@dataclass
+class _Task:
+    """A subtree to grow: the codes that reach its root, and the path there."""
+
+    part: npt.NDArray[np.int64]
+    path: tuple[int, ...]
+    depth: int
+    grown: Arrays | _Split | None = None
+
+
 def grow_partition_tree(
     space: CodeSpace,
     name: str,
@@ -119,35 +148,57 @@ def grow_partition_tree(
     Only the first guess (a code index) comes from the player (it may derive it from the
     empty board); the rest is grown by :func:`evo_mastermind.engine.grow_tree`, which
     chooses as a player of that heuristic with lexicographic ties does (every code in the
-    pool if ``pool_all``): in one call on small spaces, else one subtree under each response
-    to the first guess, several at once on as many threads as Numba may use.
+    pool if ``pool_all``): in one call on small spaces, else as tasks on as many threads as
+    Numba may use, one subtree under each response to the first guess, each large subtree
+    (from :data:`SPLIT_FROM` of the space's codes) split again below its own guess, so
+    that no thread is left alone with a large one at the end.
     """
     scorer = indexed_scorer(space)
     secrets = np.arange(space.size, dtype=np.int64)
     # Each thread lists the class representatives it needs once for all its subtrees.
     local = threading.local()
+    win = Response(space.pegs, 0).pack(space.pegs)
 
-    def grow(
-        part: npt.NDArray[np.int64], played: int, depth: int, guess: int
-    ) -> tuple[npt.NDArray[np.int64], ...]:
+    def played(path: tuple[int, ...]) -> int:
+        return int(np.bitwise_or.reduce(1 << scorer.codes[list(path)].astype(np.int64).ravel()))
+
+    def grow(task: _Task) -> Arrays | _Split:
+        if task.part.size >= SPLIT_FROM * space.size:
+            guess = int(
+                engine.best_guesses_at(scorer, task.part, task.path, pool_all, heuristic, True)[0]
+            )
+            return _split(guess, task)
         if not hasattr(local, "tables"):
             local.tables = engine.subtree_tables()
         return engine.grow_tree(
-            scorer, part, played, depth, guess, pool_all, heuristic, MAX_DEPTH, local.tables
+            scorer,
+            task.part,
+            played(task.path),
+            task.depth,
+            -1,
+            pool_all,
+            heuristic,
+            MAX_DEPTH,
+            local.tables,
         )
 
+    def _split(guess: int, task: _Task) -> _Split:
+        answers = scorer.responses(guess, task.part)
+        split = _Split(guess, task.depth, task.part[answers == win])
+        for packed in np.unique(answers).tolist():
+            if packed != win:
+                part = task.part[answers == packed]
+                split.children[packed] = _Task(part, (*task.path, guess), task.depth + 1)
+        return split
+
     if space.size < THREADS_FROM:  # small spaces: one call, no thread to start
-        guesses, parents, links, won, won_at = grow(secrets, 0, 1, first)
-    else:
-        answers = scorer.responses(first, secrets)
-        played = int(np.bitwise_or.reduce(1 << scorer.codes[first].astype(np.int64)))
-        parts = {int(r): secrets[answers == r] for r in np.unique(answers)}
-        win = Response(space.pegs, 0).pack(space.pegs)
-        won_first = parts.pop(win, secrets[:0])
-        grown = _grown_in_threads(
-            parts, lambda part: grow(part, played, 2, -1), f"{name} tree", progress
+        guesses, parents, links, won, won_at = engine.grow_tree(
+            scorer, secrets, 0, 1, first, pool_all, heuristic, MAX_DEPTH
         )
-        guesses, parents, links, won, won_at = _joined(first, won_first, grown)
+    else:
+        top = _split(first, _Task(secrets, (), 1))
+        _grown_in_threads(list(top.children.values()), grow, f"{name} tree", progress)
+        guesses, parents, links, won, won_at = _joined(top)
     if guesses.size == 0:
         raise InvalidGameError(f"player {name!r} needs more than {MAX_DEPTH} guesses")
     counts = np.zeros(space.size, dtype=np.int64)
@@ -156,22 +207,23 @@ def grow_partition_tree(
     return GrownTree(tree_of_arrays(space, names, parents.tolist(), links.tolist()), counts)
 
 
-def _joined(
-    first: int,
-    won_first: npt.NDArray[np.int64],
-    grown: dict[int, tuple[npt.NDArray[np.int64], ...]],
-) -> tuple[npt.NDArray[np.int64], ...]:
-    """The arrays of a tree from its first guess and the subtree under each response.
+def _joined(split: _Split) -> Arrays:
+    """The arrays of a split node's subtree, from its guess and its children's subtrees.
 
-    As :func:`~evo_mastermind.engine.grow_tree` returns them: the first guess is node 0,
-    each subtree's nodes follow in increasing response. No guesses when a subtree has none
-    (a game longer than allowed).
+    As :func:`~evo_mastermind.engine.grow_tree` returns them: the guess is node 0, each
+    child's nodes follow in increasing response. No guesses when a subtree has none (a
+    game longer than allowed).
     """
-    guesses, parents, links = [np.array([first])], [np.array([-1])], [np.array([-1])]
-    won, won_at = [won_first], [np.ones(won_first.size, dtype=np.int64)]
+    guesses, parents, links = [np.array([split.guess])], [np.array([-1])], [np.array([-1])]
+    won = [split.won]
+    won_at = [np.full(split.won.size, split.depth, dtype=np.int64)]
     base = 1
-    for packed in sorted(grown):
-        part_guesses, part_parents, part_links, part_won, part_won_at = grown[packed]
+    for packed in sorted(split.children):
+        grown = split.children[packed].grown
+        assert grown is not None
+        part_guesses, part_parents, part_links, part_won, part_won_at = (
+            _joined(grown) if isinstance(grown, _Split) else grown
+        )
         if part_guesses.size == 0:
             return (part_guesses,) * 5
         guesses.append(part_guesses)
@@ -184,32 +236,49 @@ def _joined(
 
 
 def _grown_in_threads(
-    parts: dict[int, npt.NDArray[np.int64]],
-    grow: Callable[[npt.NDArray[np.int64]], tuple[npt.NDArray[np.int64], ...]],
-    label: str,
-    progress: bool,
-) -> dict[int, tuple[npt.NDArray[np.int64], ...]]:
-    """``grow`` of every part, several at once on as many threads as Numba may use."""
+    tasks: list[_Task], grow: Callable[[_Task], Arrays | _Split], label: str, progress: bool
+) -> None:
+    """``grow`` every task, and every task a split makes, on as many threads as Numba may use.
+
+    Each task's ``grown`` is set; the largest waiting task is started first, so that no
+    thread is left alone with a big one at the end.
+    """
     import numba
     from tqdm import tqdm
 
-    order = sorted(parts, key=lambda packed: -parts[packed].size)  # largest first
-    grown: dict[int, tuple[npt.NDArray[np.int64], ...]] = {}
-    total = sum(part.size for part in parts.values())
+    workers = numba.get_num_threads()
+    total = sum(task.part.size for task in tasks)
+    waiting = sorted(tasks, key=lambda task: task.part.size)  # the largest last: popped first
     with (
-        ThreadPoolExecutor(numba.get_num_threads()) as threads,
+        ThreadPoolExecutor(workers) as threads,
         tqdm(total=total, unit="secret", desc=label, disable=not progress, leave=False) as bar,
     ):
-        if order:
-            # The smallest here: the kernel is loaded once, not by every thread; then the
-            # largest first, so that no thread is left alone with a big one at the end.
-            grown[order[-1]] = grow(parts[order[-1]])
-            bar.update(parts[order[-1]].size)
-        futures = {threads.submit(grow, parts[packed]): packed for packed in order[:-1]}
-        for future in as_completed(futures):
-            grown[futures[future]] = future.result()
-            bar.update(parts[futures[future]].size)
-    return grown
+        if waiting:
+            # The smallest here: the kernel is loaded once, not by every thread.
+            smallest = waiting.pop(0)
+            smallest.grown = grow(smallest)
+            waiting.extend(_done(smallest, bar))
+            waiting.sort(key=lambda task: task.part.size)
+        running: dict[Future[Arrays | _Split], _Task] = {}
+        while waiting or running:
+            while waiting and len(running) < workers:
+                task = waiting.pop()
+                running[threads.submit(grow, task)] = task
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                task = running.pop(future)
+                task.grown = future.result()
+                waiting.extend(_done(task, bar))
+            waiting.sort(key=lambda task: task.part.size)
+
+
+def _done(task: _Task, bar: Any) -> list[_Task]:
+    """The tasks a grown task leaves (its children, if it was split); the bar moved on."""
+    if isinstance(task.grown, _Split):
+        bar.update(task.grown.won.size)
+        return list(task.grown.children.values())
+    bar.update(task.part.size)
+    return []
 
 
 @contextmanager
