@@ -11,7 +11,13 @@ finished child. Figures go to ``benchmarks/results/solver.json``.
 The solver is not part of this project and is never committed: build it outside the tree
 with ``benchmarks/build_solver.sh SOURCE_DIR`` (one binary per strategy and game, named
 ``mm_<Strategy>_<pegs><colors>``), then run
-``python -m benchmarks.bench_solver --solver SOURCE_DIR/bin``.
+``python -m benchmarks.bench_solver --solver SOURCE_DIR/bin``; without ``--solver`` the
+solver's side is skipped (and said so).
+
+``--threads`` times our trees alone, one worker against two (``NUMBA_NUM_THREADS``), in
+alternating pairs, with the load average before each run (other work on the machine slows
+the two-worker runs most): the wall-time ratio of each pair is what two cores gain.
+Figures go to ``benchmarks/results/trees.json``.
 """
 
 from __future__ import annotations
@@ -28,6 +34,12 @@ from benchmarks._process import evo_mastermind, time_process
 from benchmarks._record import record
 from benchmarks.bench_engine import SOLVER_FIRST_GUESSES
 
+TREE_FIRST_GUESSES = {
+    **SOLVER_FIRST_GUESSES,
+    (6, 9): dict.fromkeys(["knuth", "most_parts", "expected_size", "entropy"], "AABBCD"),
+}
+"""The first guesses of the trees we time: the solver's presets, and AABBCD on (6,9)."""
+
 SOLVER_NAMES = {
     "knuth": "Knuth",
     "most_parts": "MostParts",
@@ -40,7 +52,7 @@ def ours(pegs: int, colors: int, name: str, one_core: bool, out: Path) -> list[s
     """The ``evo-mastermind tree`` command with the solver's settings."""
     command = [*evo_mastermind(), "tree"]
     command += ["--pegs", str(pegs), "--colors", str(colors), "--player", name, "--no-progress"]
-    command += ["-o", f"first_guess={SOLVER_FIRST_GUESSES[(pegs, colors)][name]}"]
+    command += ["-o", f"first_guess={TREE_FIRST_GUESSES[(pegs, colors)][name]}"]
     if name != "knuth":
         command += ["-o", "ties=lexicographic", "-o", "pool=all"]
     command += ["--out", str(out)]
@@ -100,22 +112,94 @@ def compare(
     return figures
 
 
+def load() -> float:
+    """The load average of the last minute (0 where the system does not say)."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:
+        return 0.0
+
+
+def workers_compare(pegs: int, colors: int, name: str, pairs: int) -> dict[str, object]:
+    """Our tree, whole process, on one worker and on two, in alternating pairs.
+
+    Medians of wall and CPU seconds, the median of each pair's wall-time ratio (one worker
+    over two) and the load average before every run.
+    """
+    rows: dict[str, list[float]] = {key: [] for key in ("1 wall", "1 cpu", "2 wall", "2 cpu")}
+    loads: list[float] = []
+    summary = ""
+    with tempfile.TemporaryDirectory() as scratch:
+        for _ in range(pairs):
+            for workers in (1, 2):
+                env = dict(os.environ, NUMBA_NUM_THREADS=str(workers))
+                loads.append(load())
+                command = ours(pegs, colors, name, False, Path(scratch) / "t.json")
+                wall, cpu, summary = time_process(command, env=env)
+                rows[f"{workers} wall"].append(wall)
+                rows[f"{workers} cpu"].append(cpu)
+    figures: dict[str, object] = {
+        f"{key.split()[1]} s, {key.split()[0]} worker(s)": round(statistics.median(values), 3)
+        for key, values in rows.items()
+    }
+    figures["two workers' gain (wall, median of pairs)"] = round(
+        statistics.median(a / b for a, b in zip(rows["1 wall"], rows["2 wall"], strict=True)), 3
+    )
+    figures["load average before each run"] = loads
+    figures["ours"] = summary.strip().split(";")[0]
+    return figures
+
+
+def games(text: str) -> list[tuple[int, int]]:
+    """``"5,8 6,9"`` as games of :data:`TREE_FIRST_GUESSES`."""
+    chosen = []
+    for item in text.split():
+        pegs, colors = (int(part) for part in item.split(","))
+        if (pegs, colors) not in TREE_FIRST_GUESSES:
+            raise SystemExit(
+                f"no first guesses for ({pegs},{colors}): one of {list(TREE_FIRST_GUESSES)}"
+            )
+        chosen.append((pegs, colors))
+    return chosen
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
-        "--solver", type=Path, required=True, help="directory of the solver's binaries"
+        "--solver", type=Path, default=None, help="directory of the solver's binaries"
     )
     parser.add_argument(
         "--pairs", type=int, default=3, help="alternating runs of each side (default 3)"
     )
+    parser.add_argument(
+        "--threads", action="store_true", help="ours alone, one worker against two (trees.json)"
+    )
+    parser.add_argument(
+        "--games", default=None, help="games as 'pegs,colors' separated by spaces (default: all)"
+    )
+    parser.add_argument(
+        "--players", default=None, help="players separated by commas (default: the four)"
+    )
     args = parser.parse_args()
+    chosen = games(args.games) if args.games else list(SOLVER_FIRST_GUESSES)
     figures: dict[str, object] = {}
-    for (pegs, colors), names in SOLVER_FIRST_GUESSES.items():
+    for pegs, colors in chosen:
+        names = list(TREE_FIRST_GUESSES[(pegs, colors)])
+        if args.players:
+            names = [name for name in names if name in args.players.split(",")]
         for name in names:
+            if args.threads:
+                row = workers_compare(pegs, colors, name, args.pairs)
+                figures[f"{name} tree ({pegs},{colors})"] = row
+                continue
+            if args.solver is None:
+                print(f"{name} ({pegs},{colors}): no --solver given, the solver's side is skipped")
+                continue
             for label, one_core in (("one core", True), ("every core", False)):
                 row = compare(args.solver, pegs, colors, name, args.pairs, one_core)
                 figures[f"{name} tree ({pegs},{colors}), {label}"] = row
-    record("solver", figures)
+    if figures:
+        record("trees" if args.threads else "solver", figures)
 
 
 if __name__ == "__main__":

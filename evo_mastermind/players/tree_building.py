@@ -197,6 +197,9 @@ def grow_partition_tree(
         )
     else:
         top = _split(first, _Task(secrets, (), 1))
+        # A first choice of a few codes here: no thread takes a large one's seconds for the
+        # kernel's loading, nor do two load it at once.
+        engine.best_guesses_at(scorer, top.won[:1], (first,), pool_all, heuristic, True)
         _grown_in_threads(list(top.children.values()), grow, f"{name} tree", progress)
         guesses, parents, links, won, won_at = _joined(top)
     if guesses.size == 0:
