@@ -37,10 +37,10 @@ CHOICE_BYTES_PER_PAIR = 2
 and the numpy temporaries beside it."""
 
 
-TREE_GAMES = 170
+TREE_GAMES = 80
 """A deterministic player's whole decision tree costs about this many of its games: knuth's
-trees on (5,7), (5,8) and (6,6) took 3.4e-9 s x size² on one thread, 170 times its game
-estimate (entropy's, whose pool is the consistent codes, about 60 times)."""
+trees on (5,8) and (6,9) took 1.5-1.6e-9 s x size² of CPU (2026-11-26; 3.4e-9 before the
+tree kernel's speed-ups of that day), 80 times its game estimate."""
 
 ANNOUNCE_SECONDS = 60.0
 """Work estimated to take longer than this is announced before it starts."""
