@@ -1,9 +1,9 @@
 """What a game costs, roughly: the shape of a player's estimate, for the plan and ``play``.
 
 Each player class says what its games cost (:meth:`evo_mastermind.players.Player.estimate`),
-from its own options; this module holds only the shape of the answer and the machine's
-speeds the estimates are counted in. It is light to import, so ``play`` can warn without
-loading the runner.
+from its own options; this module holds the shape of the answer, the machine's speeds and
+memory the estimates are counted in, and the lines that refuse or announce work by them. It
+is light to import, so ``play`` and ``tree`` check a game's cost without loading the runner.
 """
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ def memory_refusal(memory: int, what: str, limit: int | None = None) -> str | No
 
 
 def gibibytes(memory: float) -> str:
-    """Bytes in words: ``12.5 GiB``, or ``4.45 PiB`` past a thousand TiB."""
+    """Bytes in words: ``12.5 GiB``, in TiB or PiB past one of them (``4.45 PiB``)."""
     for unit, power in (("PiB", 50), ("TiB", 40)):
         if memory >= 2**power:
             return f"{memory / 2**power:,.2f} {unit}"

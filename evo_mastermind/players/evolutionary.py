@@ -54,7 +54,13 @@ from evo_mastermind.game import InconsistentResponsesError, PlayerStats
 from evo_mastermind.players.base import Player, PlayerParams, Preset, register_player
 from evo_mastermind.players.cost import Cost, items_memory
 from evo_mastermind.players.first_guess import opening_code
-from evo_mastermind.sampling import Constraints, can_split, count_consistent
+from evo_mastermind.sampling import (
+    Constraints,
+    can_split,
+    count_consistent,
+    halves_memory,
+    space_splits,
+)
 from evo_mastermind.scoring import Response
 
 
@@ -142,10 +148,14 @@ class EvolutionaryPlayer(Player[EvolutionaryT], Generic[EvolutionaryT]):
         """Time of a game (its evaluations) and memory of the population at its largest.
 
         The evaluations of a game follow :meth:`evaluations`, at :attr:`evaluation_seconds`
-        each; memory is the population's parents and offspring.
+        each; memory is the population's parents and offspring, and the tables of the exact
+        count a capped move makes by halves where the halves can be listed.
         """
         seconds = cls.evaluations(params, space) * cls.evaluation_seconds
-        return Cost(seconds=seconds, memory=items_memory(cls.items_held(params), space.pegs))
+        memory = items_memory(cls.items_held(params), space.pegs)
+        if space_splits(space):
+            memory += halves_memory(space)
+        return Cost(seconds=seconds, memory=memory)
 
     @classmethod
     def evaluations(cls, params: PlayerParams, space: CodeSpace) -> float:
