@@ -9,7 +9,7 @@ from evo_mastermind.analysis import write_report
 from evo_mastermind.runner import load_config, make_executor, run_experiment
 
 ROOT = Path(__file__).resolve().parents[2]
-PAPER_COLUMNS = ["player", "runs", "min", "mean", "median", "max", "sd", "max_guesses", "games"]
+PAPER_COLUMNS = ["label", "runs", "min", "mean", "median", "max", "sd", "max_guesses", "games"]
 
 
 @pytest.mark.slow  # 64,800 games: about 20 s on two cores
