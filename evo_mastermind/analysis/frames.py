@@ -13,7 +13,7 @@ things the same way (listed frame by frame in ``docs/results.md``, "Results fram
 - a count is named by what it counts (``runs``, ``games``, ``rounds``, ``n_secrets``);
   ``n`` is a sample's size in the unit the record's ``test_on`` names (games or runs).
 
-Before version 0.3 the paper's tables named an entry ``player``, the tests a pair ``a`` and
+Before version 0.2 the paper's tables named an entry ``player``, the tests a pair ``a`` and
 ``b``, and the paired tests' adjusted p-value ``p_holm`` (:data:`RENAMED_COLUMNS`).
 Indexing a frame of the API by such a name still works, with a :class:`DeprecationWarning`
 (:class:`ResultsFrame`); CSV files written with those headers are read by

@@ -48,7 +48,7 @@ PAIR_KEY = ("pegs", "colors", "secrets", "secret", "occurrence")
 SIGNED_RANK_COLUMNS = (
     "label_a",
     "label_b",
-    "secrets",
+    "n_secrets",
     "mean_a",
     "mean_b",
     "mean_difference",
@@ -62,7 +62,7 @@ SIGNED_RANK_COLUMNS = (
 BAYES_COLUMNS = (
     "label_a",
     "label_b",
-    "secrets",
+    "n_secrets",
     "rope",
     "p_a_better",
     "p_equivalent",
@@ -237,7 +237,7 @@ def signed_rank_tests(design: PairedDesign, alpha: float = 0.05, holm: bool = Tr
             {
                 "label_a": first,
                 "label_b": second,
-                "secrets": len(a),
+                "n_secrets": len(a),
                 "mean_a": float(a.mean()),
                 "mean_b": float(b.mean()),
                 "mean_difference": float((a - b).mean()),
@@ -281,7 +281,7 @@ def bayesian_signed_rank_tests(
             {
                 "label_a": first,
                 "label_b": second,
-                "secrets": len(a),
+                "n_secrets": len(a),
                 "rope": rope,
                 "p_a_better": float(right),
                 "p_equivalent": float(equivalent),
@@ -388,8 +388,7 @@ def _chosen(
 def _with_block(
     table: pd.DataFrame, block: tuple[int, int, str], design: PairedDesign
 ) -> pd.DataFrame:
-    named = table.rename(columns={"secrets": "n_secrets"})
-    return named.assign(pegs=block[0], colors=block[1], secrets=block[2], dropped=design.dropped)
+    return table.assign(pegs=block[0], colors=block[1], secrets=block[2], dropped=design.dropped)
 
 
 def paired_test_table(

@@ -94,7 +94,7 @@ def test_friedman_by_hand() -> None:
 def test_signed_rank_by_hand_and_by_scipy() -> None:
     table = signed_rank_tests(paired_design(_games(GUESSES)), holm=True)
     a_b = table.iloc[0]
-    assert (a_b["label_a"], a_b["label_b"], a_b["secrets"]) == ("A", "B", 5)
+    assert (a_b["label_a"], a_b["label_b"], a_b["n_secrets"]) == ("A", "B", 5)
     # Differences -1, -1, 0, -1, -1: no positive rank at all.
     assert a_b["statistic"] == 0 and a_b["mean_difference"] == pytest.approx(-0.8)
     expected = wilcoxon(GUESSES["A"], GUESSES["B"], zero_method="pratt").pvalue
