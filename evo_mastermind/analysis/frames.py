@@ -27,7 +27,6 @@ the frames in memory keep full precision.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
@@ -83,7 +82,7 @@ class ResultsFrame(pd.DataFrame):
     ``frame["player"]`` of a summary returns its ``label`` column and warns that the column
     was renamed; so do lists of names and attribute access (``frame.player``). Other
     indexers (``.loc``) know only the current names. Frames derived from it (a selection, a
-    copy) keep the former names.
+    copy) answer to the former names too.
     """
 
     _metadata = ["renamed"]  # noqa: RUF012 (pandas reads this class attribute)
@@ -102,7 +101,7 @@ class ResultsFrame(pd.DataFrame):
                 _warn(key, renamed[key], stacklevel)
                 return renamed[key]
             return key
-        if isinstance(key, list) and all(isinstance(name, Hashable) for name in key):
+        if isinstance(key, list):
             names = []
             for name in key:  # a loop, not a comprehension: its frame would shift stacklevel
                 names.append(self._current(name, stacklevel + 1))
