@@ -6,7 +6,12 @@ import numpy as np
 import pytest
 
 from evo_mastermind.codes import CodeSpace
-from evo_mastermind.kernels.symmetry import _colour_kinds_serial, canonical_codes, colour_kinds
+from evo_mastermind.kernels.symmetry import (
+    _colour_kinds_serial,
+    _representatives,
+    canonical_codes,
+    colour_kinds,
+)
 
 
 @pytest.mark.parametrize("colors", [3, 6])
@@ -38,3 +43,13 @@ def test_canonical_codes_group_exactly_the_relabelled_codes() -> None:
         assert set(np.flatnonzero(of_code == of_code[i]).tolist()) == mates
     assert first.tolist() == sorted(first.tolist())
     assert [int(of_code[f]) for f in first] == list(range(first.size))
+
+
+@pytest.mark.parametrize(("pegs", "colors"), [(3, 5), (4, 6), (5, 4)])
+def test_listed_representatives_are_the_first_codes_of_the_classes(pegs: int, colors: int) -> None:
+    space = CodeSpace(pegs, colors)
+    # Every choice of kinds: colours that stay, free colours, zero colours.
+    for kind in itertools.product((0, 1, 2), repeat=colors):
+        kinds = np.array(kind, dtype=np.int64)
+        _, first = canonical_codes(space.all_codes, kinds, space.place_values)
+        assert _representatives(kinds, pegs, space.place_values).tolist() == first.tolist()
