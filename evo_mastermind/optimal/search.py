@@ -78,6 +78,9 @@ UNSURE = -1
 NO_MEMBER = -2
 """What :func:`_member_at_floor` returns when it finds no plain answer."""
 
+CHUNK = 256
+"""Guesses evaluated together (:func:`_evaluate`): their part sizes stay in the fastest cache."""
+
 OBVIOUS_MAX = 64
 """Candidate sets up to this size are first tried for a plain answer (:func:`_member_at_floor`)."""
 
@@ -272,6 +275,62 @@ def _split(
 
 
 @njit(cache=True, nogil=True)
+def _evaluate(
+    members: npt.NDArray[np.int32],
+    chunk: npt.NDArray[np.int64],
+    size: int,
+    table: npt.NDArray[np.uint8],
+    step: npt.NDArray[np.int64],
+    win: int,
+    n_responses: int,
+    counts: npt.NDArray[np.uint16],
+    totals: npt.NDArray[np.int64],
+) -> None:
+    """The parts of the first ``size`` guesses of ``chunk``, summed up by :data:`_PACKED` steps.
+
+    ``counts[k * n_responses + r]`` is the size of part ``r`` of guess ``chunk[k]``, and
+    ``totals[k]`` the sum of ``step`` over its secrets in turn (the win excluded). Member by
+    member: the response table is symmetric, so each member's row holds its response to
+    every guess, read from one place in memory.
+    """
+    counts[: size * n_responses] = 0
+    totals[:size] = 0
+    for m in members:
+        row = table[m]
+        for k in range(size):
+            at = k * n_responses + row[chunk[k]]
+            c = counts[at] + 1
+            counts[at] = c
+            totals[k] += step[c]
+    for k in range(size):  # the win is no part: what it added is taken back
+        totals[k] -= step[counts[k * n_responses + win]]
+
+
+_PAST = 1 << 24
+"""The packed step of a secret past what the guesses left can find (:func:`_packed_steps`)."""
+_TOTAL_BITS = 40
+_SECOND_BITS = 12
+
+
+@njit(cache=True, nogil=True)
+def _packed_steps(step: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """:func:`_steps` packed so that one sum tells a guess's bound and its largest part.
+
+    Bits 0-39 sum the counting bound's steps (:data:`_PAST` for a secret too many: no real
+    bound comes near it), bits 40-51 count the parts reaching two secrets, and the bits
+    from 52 up the parts reaching three.
+    """
+    packed = np.empty(step.shape[0], dtype=np.int64)
+    for c in range(step.shape[0]):
+        packed[c] = step[c] if step[c] < INF else _PAST
+        if c == 2:
+            packed[c] += 1 << _TOTAL_BITS
+        elif c == 3:
+            packed[c] += 1 << (_TOTAL_BITS + _SECOND_BITS)
+    return packed
+
+
+@njit(cache=True, nogil=True)
 def _member_at_floor(
     members: npt.NDArray[np.int32],
     floor_n: int,
@@ -310,34 +369,22 @@ def guess_bounds(
     One guess per symmetry class, each splitting the set; with each its counting lower
     bound and the size of its largest part other than the win.
     """
-    guesses, bounds, largest, _ = _candidates(members, d, history, played, game, -1)
+    canon = np.empty(game[0].shape[0] + 1, dtype=np.int32)
+    canon[0] = _canonical(history, played, game, canon[1:])
+    guesses, bounds, largest, _ = _candidates(members, d, canon, game, -1)
     return guesses, bounds, largest
 
 
 @njit(cache=True, nogil=True)
-def _candidates(
-    members: npt.NDArray[np.int32],
-    d: int,
-    history: npt.NDArray[np.int32],
-    played: int,
-    game: Game,
-    target: int,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], int]:
-    """:func:`guess_bounds`, stopping early at a plain answer of total ``target``.
+def _canonical(
+    history: npt.NDArray[np.int32], played: int, game: Game, out: npt.NDArray[np.int32]
+) -> int:
+    """The least code of every orbit under the symmetries of the guesses played, in order.
 
-    ``target`` is a proven lower bound of every guess's total (or -1: none). The first code
-    whose bound is ``target`` with parts of at most two secrets (its exact total) is then
-    the best guess, returned last and listed last (-1 when there is none; the guesses are
-    then complete).
-    It is the first such code of all: a code the symmetries skip has a lower one with parts
-    of the same sizes.
+    Written to ``out``; returns how many. Every set the same guesses reach shares them.
     """
-    codes, colors, table, perms, floor, capacity = game
-    n = members.shape[0]
+    codes, colors, _, perms, _, _ = game
     pegs = codes.shape[1]
-    n_codes = codes.shape[0]
-    win = pegs * (pegs + 1)
-    child_d = d if d == UNLIMITED else d - 1
     colour_used = np.zeros(colors, dtype=np.bool_)
     for h in range(played):
         for colour in codes[history[h]]:
@@ -352,6 +399,50 @@ def _candidates(
         if not colour_used[colour]:
             rank[colour] = unplayed
             unplayed += 1
+    image = np.empty(pegs, dtype=np.int64)
+    relabel = np.empty(colors, dtype=np.int64)
+    found = 0
+    for g in range(codes.shape[0]):
+        skip = False
+        fresh = 0
+        for i in range(pegs):
+            colour = codes[g, i]
+            if rank[colour] > fresh:
+                skip = True
+                break
+            if rank[colour] == fresh:
+                fresh += 1
+        if not skip and (
+            not symmetric
+            or _is_representative(codes[g], g, colors, colour_used, sigmas, maps, image, relabel)
+        ):
+            out[found] = g
+            found += 1
+    return found
+
+
+@njit(cache=True, nogil=True)
+def _candidates(
+    members: npt.NDArray[np.int32],
+    d: int,
+    canon: npt.NDArray[np.int32],
+    game: Game,
+    target: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], int]:
+    """:func:`guess_bounds` among the codes ``canon[1 : 1 + canon[0]]`` (:func:`_canonical`).
+
+    Stops early at a plain answer of total ``target``: a proven lower bound of every guess's
+    total (or -1: none). The first code whose bound is ``target`` with parts of at most two
+    secrets (its exact total) is then the best guess, returned last and listed last (-1 when
+    there is none; the guesses are then complete).
+    It is the first such code of all: a code the symmetries skip has a lower one with parts
+    of the same sizes.
+    """
+    codes, colors, table, _, floor, capacity = game
+    n = members.shape[0]
+    pegs = codes.shape[1]
+    win = pegs * (pegs + 1)
+    child_d = d if d == UNLIMITED else d - 1
     # A colour no member holds scores like a blank peg: such colours are interchangeable in a
     # guess (the same parts), so only guesses whose blanks are the least of them are tried.
     blank = np.ones(colors, dtype=np.bool_)
@@ -363,43 +454,58 @@ def _candidates(
             blank[colour] = False
             break
     step = _steps(n, child_d, floor, capacity)
-    image = np.empty(pegs, dtype=np.int64)
-    relabel = np.empty(colors, dtype=np.int64)
-    counts = np.zeros((pegs + 1) * (pegs + 1), dtype=np.int64)
-    guesses = np.empty(n_codes, dtype=np.int64)
-    bounds = np.empty(n_codes, dtype=np.int64)
-    largest = np.empty(n_codes, dtype=np.int64)
+    n_responses = (pegs + 1) * (pegs + 1)
+    n_canon = canon[0]
+    guesses = np.empty(n_canon, dtype=np.int64)
+    bounds = np.empty(n_canon, dtype=np.int64)
+    largest = np.empty(n_canon, dtype=np.int64)
+    chunk = np.empty(CHUNK, dtype=np.int64)
+    counts = np.empty(CHUNK * n_responses, dtype=np.uint16)
+    totals = np.empty(CHUNK, dtype=np.int64)
+    packed = _packed_steps(step)
+    first = table[members[0]]  # all in one part: all the response of the first
     found = 0
-    for g in range(n_codes):
-        skip = False
-        fresh = 0
-        for i in range(pegs):
-            colour = codes[g, i]
-            if blank[colour] or rank[colour] > fresh:
-                skip = True
-                break
-            if rank[colour] == fresh:
-                fresh += 1
-        if skip:
-            continue
-        if symmetric and not _is_representative(
-            codes[g], g, colors, colour_used, sigmas, maps, image, relabel
-        ):
-            continue
-        total, big = _split(g, members, table, step, win, counts)
-        if big == n:  # one part holding every secret: the guess tells nothing
-            continue
-        if total == target:
-            if big <= 2:
-                guesses[found] = g
-                bounds[found] = total
-                largest[found] = big
-                return guesses[: found + 1], bounds[: found + 1], largest[: found + 1], g
-            target = -1  # the first code reaching it may cost more: the search decides
-        guesses[found] = g
-        bounds[found] = min(total, INF)
-        largest[found] = big
-        found += 1
+    at = 1
+    while at <= n_canon:
+        # The next codes worth trying, a chunk at a time (a plain answer stops the scan early).
+        size = 0
+        while at <= n_canon and size < CHUNK:
+            g = canon[at]
+            at += 1
+            skip = False
+            for i in range(pegs):
+                if blank[codes[g, i]]:
+                    skip = True
+                    break
+            if not skip:
+                chunk[size] = g
+                size += 1
+        _evaluate(members, chunk, size, table, packed, win, n_responses, counts, totals)
+        for k in range(size):
+            code = chunk[k]
+            if counts[k * n_responses + first[code]] == n:
+                continue  # one part holding every secret: the guess tells nothing
+            sum_ = totals[k]
+            total = n + (sum_ & ((1 << _TOTAL_BITS) - 1))
+            if total >= _PAST:
+                total = INF
+            if (sum_ >> (_TOTAL_BITS + _SECOND_BITS)) != 0:
+                big = 3  # three or more: only whether it is more than two matters
+            elif (sum_ >> _TOTAL_BITS) != 0:
+                big = 2
+            else:
+                big = 1
+            if total == target:
+                if big <= 2:
+                    guesses[found] = code
+                    bounds[found] = total
+                    largest[found] = big
+                    return guesses[: found + 1], bounds[: found + 1], largest[: found + 1], code
+                target = -1  # the first code reaching it may cost more: the search decides
+            guesses[found] = code
+            bounds[found] = total
+            largest[found] = big
+            found += 1
     return guesses[:found], bounds[:found], largest[:found], -1
 
 
@@ -429,7 +535,9 @@ def solve(
         control = np.array([0, work], dtype=np.int64)
         stored = int(memo[3][1])
         start = time.thread_time()
-        value, guess, _ = _search(members, d, budget, history, played, game, memo, control)
+        canon = np.empty(game[0].shape[0] + 1, dtype=np.int32)
+        canon[0] = -1
+        value, guess, _ = _search(members, d, budget, history, played, game, memo, control, canon)
         if control[0] == 0:
             return int(value), int(guess)
         if memo[3][1] == stored:  # nothing new kept (a full table): a longer stretch
@@ -449,6 +557,7 @@ def _search(
     game: Game,
     memo: Memo,
     control: npt.NDArray[np.int64],
+    canon: npt.NDArray[np.int32],
 ) -> tuple[int, int, int]:
     """:func:`solve` compiled, with the depth of the tree found; ``control``: ``[stop, work left]``.
 
@@ -508,7 +617,9 @@ def _search(
             return bound, member, 1 + big
         if member == NO_MEMBER:
             target = bound + 1
-    guesses, bounds, largest, plain = _candidates(members, d, history, played, game, target)
+    if canon[0] < 0:  # the first set after these guesses to need them: shared with the others
+        canon[0] = _canonical(history, played, game, canon[1:])
+    guesses, bounds, largest, plain = _candidates(members, d, canon, game, target)
     if plain >= 0:
         depth = 1 + largest[-1]
         if n >= TT_MIN:
@@ -586,6 +697,8 @@ def _search(
             failed = min(failed, spent + rest)
             continue
         ok = True
+        child_canon = np.empty(n_codes + 1, dtype=np.int32)
+        child_canon[0] = -1
         depth = 1  # parts of one or two secrets take one or two more guesses
         for r in range(n_responses):
             if 0 < sizes[r] <= 2:
@@ -611,6 +724,7 @@ def _search(
                 game,
                 memo,
                 control,
+                child_canon,
             )
             if control[0] != 0:
                 return INF, STOPPED, 0
