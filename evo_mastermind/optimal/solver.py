@@ -29,10 +29,21 @@ from evo_mastermind.optimal.parts import PartTask, Subtree
 
 Objective = Literal["expected", "worst"]
 
-TABLE_SLOTS = 1 << 20
-"""Transposition-table slots (a power of two)."""
-POOL_SIZE = 1 << 24
-"""Code indices the transposition table may store in all."""
+POOL_PER_SLOT = 16
+"""Code indices the transposition table may store per slot (its sets average about ten)."""
+
+
+def table_slots(size: int) -> int:
+    """Transposition-table slots for a game of ``size`` codes: a power of two.
+
+    The sets a search meets grow about as the square of the codes ((4,6) keeps 16,000,
+    (4,7) 425,000); a table sized to the game spares the small ones the time to clear
+    pages they would never use.
+    """
+    wanted = max(size * size // 8, 1 << 14)
+    return min(1 << (wanted - 1).bit_length(), 1 << 22)
+
+
 LARGEST_SPACE = 6**5
 """The largest code space the solver takes (its response table is square in the size)."""
 
@@ -83,9 +94,10 @@ class OptimalSolver:
         others = (pegs + 1) * (pegs + 2) // 2 - 2  # responses other than the win
         self.floor, self.capacity = search.level_bounds(space.size, max(others, 1))
         self.perms = np.array(list(itertools.permutations(range(pegs))), dtype=np.int64)
-        self.tt_key = np.zeros(TABLE_SLOTS, dtype=np.uint64)
-        self.tt_meta = np.zeros((TABLE_SLOTS, 6), dtype=np.int64)
-        self.pool = np.zeros(POOL_SIZE, dtype=np.int32)
+        slots = table_slots(space.size)
+        self.tt_key = np.zeros(slots, dtype=np.uint64)
+        self.tt_meta = np.zeros((slots, 6), dtype=np.int64)
+        self.pool = np.zeros(slots * POOL_PER_SLOT, dtype=np.int32)
         self.used = np.zeros(3, dtype=np.int64)
         self.game = (self.codes, space.colors, self.table, self.perms, self.floor, self.capacity)
         self.memo = (self.tt_key, self.tt_meta, self.pool, self.used)
@@ -172,10 +184,12 @@ class OptimalSolver:
     ) -> Solution | None:
         """The optimal tree within ``d`` guesses (and ``ceiling`` guesses in all), or None.
 
-        Unless a ceiling is given, a quick first tree caps the search and is kept if it is
-        interrupted before any opening is solved.
+        Unless a ceiling is given, a quick first tree is kept if it is interrupted before
+        any opening is solved; it is grown at the start only when progress is reported (its
+        total is the first best shown, and caps the search), else when it is needed (it
+        does not speed the search up).
         """
-        first = None if ceiling is not None else self._greedy(d)
+        first = None if ceiling is not None or report is None else self._greedy(d)
         if first is not None:
             ceiling = first.total  # the optimum is no worse: nothing above it is searched
         try:
@@ -183,6 +197,8 @@ class OptimalSolver:
                 report(Progress(first.total, first.lower, 0, len(self.openings(d)[0])))
             return self._opening_search(d, executor, report, ceiling=ceiling)
         except KeyboardInterrupt:
+            if first is None and ceiling is None:
+                first = self._greedy(d)
             if first is None:
                 raise
             return first
