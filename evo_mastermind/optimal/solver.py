@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import ClassVar, Literal
 
 import numpy as np
@@ -22,6 +23,7 @@ import numpy.typing as npt
 
 from evo_mastermind.codes import CodeSpace, InvalidGameError
 from evo_mastermind.execution import Executor, SerialExecutor
+from evo_mastermind.optimal.checkpoint import Checkpoint
 from evo_mastermind.optimal.opening_search import OpeningSearch
 from evo_mastermind.optimal.outcome import Progress as Progress  # re-exported: where it was
 from evo_mastermind.optimal.outcome import Solution as Solution
@@ -87,6 +89,7 @@ class OptimalSolver:
         self.max_guesses: int | None = None
         self.objective: Objective = "expected"
         self.first_guess: int | None = None
+        self._checkpoint: Checkpoint | None = None
         self._search = search
         self.codes = np.ascontiguousarray(space.all_codes)
         self.table = search.response_table(self.codes, space.colors)
@@ -129,6 +132,7 @@ class OptimalSolver:
         first_guess: str | None = None,
         report: Callable[[Progress], None] | None = None,
         executor: Executor | None = None,
+        checkpoint: str | Path | None = None,
     ) -> Solution:
         """The optimal tree (or, if interrupted with Ctrl-C, the best complete one so far).
 
@@ -144,6 +148,9 @@ class OptimalSolver:
             report: called with the search's :class:`Progress` after every part solved.
             executor: where the parts under the openings are solved (None: here, one
                 after the other); the tree is the same on every executor.
+            checkpoint: a file where what is proven is written as the search goes, and
+                from which a search interrupted before resumes (None: none). The same
+                options must be given again.
 
         Raises:
             InvalidGameError: options out of range, or no tree meets ``max_guesses``.
@@ -159,10 +166,13 @@ class OptimalSolver:
         space = self.space
         self.first_guess = None if first_guess is None else space.index(space.parse(first_guess))
         executor = executor or SerialExecutor()
+        self._checkpoint = (
+            None if checkpoint is None else Checkpoint(Path(checkpoint), space.pegs, space.colors)
+        )
         limit = search.UNLIMITED if self.max_guesses is None else self.max_guesses
         if self.objective == "worst":
             depth = 1
-            while depth < limit and not OpeningSearch(self, depth, executor, None, None).fits():
+            while depth < limit and not self._fits(depth, executor):
                 depth += 1
             limit = depth
         solution = self._search_openings(limit, report, executor)
@@ -275,7 +285,7 @@ class OptimalSolver:
         Raises:
             KeyboardInterrupt: interrupted before any opening was solved.
         """
-        run = OpeningSearch(self, d, executor, report, ceiling)
+        run = OpeningSearch(self, d, executor, report, ceiling, self._checkpoint)
         try:
             run.search()
         except KeyboardInterrupt:
@@ -283,6 +293,10 @@ class OptimalSolver:
                 raise
             run.complete = False
         return run.solution()
+
+    def _fits(self, depth: int, executor: Executor) -> bool:
+        """Whether some tree finds every secret within ``depth`` guesses."""
+        return OpeningSearch(self, depth, executor, None, None, self._checkpoint).fits()
 
     def openings(self, d: int) -> tuple[list[int], list[int]]:
         """The openings to try with ``d`` guesses, and their counting bounds, best bound first.
