@@ -52,6 +52,10 @@ class PreparedGame(PartSolver, Protocol):
         """The counting bound of a set of ``size`` secrets with ``d`` guesses left."""
         ...
 
+    def part_bound(self, members: npt.NDArray[np.int32], d: int) -> int:
+        """A lower bound on a part's cost with ``d`` guesses left."""
+        ...
+
     def read_tree(
         self, opening: int, limit: int, total: int, lower: int, complete: bool
     ) -> Solution:
@@ -238,7 +242,7 @@ class OpeningSearch:
         parts = self.solver.parts(everything, opening.guess)
         # Largest first: its budget is the loosest, and no worker is left alone with it.
         opening.parts = sorted(parts, key=lambda item: -item[1].size)
-        opening.floors = [self.solver.floor_of(p.size, self.child_d) for _, p in opening.parts]
+        opening.floors = [self.solver.part_bound(p, self.child_d) for _, p in opening.parts]
 
     def _receive(self, index: int, k: int, budget: int, value: int, tree: Subtree | None) -> None:
         opening = self.openings[index]

@@ -66,6 +66,7 @@ __all__ = [
     "greedy_guess",
     "guess_bounds",
     "level_bounds",
+    "proven",
     "response_table",
     "solve",
 ]
@@ -326,6 +327,12 @@ def _search(
     if n >= TT_MIN:
         store(members, d, failed, 0, -1, tt_key, tt_meta, pool, used)
     return failed, -1, 0
+
+
+def proven(members: npt.NDArray[np.int32], d: int, memo: Memo) -> int:
+    """The least total the table proves for the sorted set with ``d`` guesses left (0: none)."""
+    tt_key, tt_meta, pool, _ = memo
+    return int(_proven(members, d, tt_key, tt_meta, pool))
 
 
 @njit(cache=True, nogil=True)

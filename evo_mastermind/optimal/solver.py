@@ -316,6 +316,17 @@ class OptimalSolver:
         order = np.lexsort((guesses, bounds))
         return [int(g) for g in guesses[order]], [int(b) for b in bounds[order]]
 
+    def part_bound(self, members: npt.NDArray[np.int32], d: int) -> int:
+        """A lower bound on a part's cost with ``d`` guesses left.
+
+        Its counting bound, or what this process's table proved of it (the search without a
+        limit proves the parts the search for a shallower tree meets).
+        """
+        floor = self.floor_of(members.size, d)
+        if members.size < 4 or floor >= self._search.INF:
+            return floor
+        return max(floor, self._search.proven(members, d, self.memo))
+
     def floor_of(self, size: int, d: int) -> int:
         """The counting bound of a set of ``size`` secrets with ``d`` guesses left."""
         if size > self.capacity[d]:
