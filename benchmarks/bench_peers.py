@@ -15,6 +15,7 @@ agree. Figures go to ``results/peers.json``.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import statistics
 import tempfile
@@ -23,8 +24,8 @@ from pathlib import Path
 from benchmarks._process import evo_mastermind, time_process
 from benchmarks._record import record
 
-GAMES = [(3, 5), (3, 6), (4, 4), (4, 5), (5, 3), (5, 4), (4, 6)]
-"""Games timed by default; ``--large`` adds (4,7)."""
+GAMES = [(3, 5), (3, 6), (3, 7), (3, 8), (4, 4), (4, 5), (5, 3), (5, 4), (4, 6)]
+"""Games timed by default; ``--large`` adds (4,7), ``--games`` names others (such as 4x8)."""
 _OURS = re.compile(r"(\d+) guesses over (\d+) secrets")
 _FANCIDEV = re.compile(r"^optimal\s+(\d+)\s", re.MULTILINE)
 
@@ -55,13 +56,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fancidev", type=Path, help="fancidev's mmstrat program")
     parser.add_argument("--runs", type=int, default=5, help="paired runs per game")
-    parser.add_argument("--large", action="store_true", help="(4,7) too (minutes a run)")
+    parser.add_argument("--large", action="store_true", help="(4,7) too (half a minute a run)")
+    parser.add_argument(
+        "--games", help="only these games, as PEGSxCOLORS,... (4x8: minutes a run)", default=""
+    )
     args = parser.parse_args()
     if args.fancidev is None or not args.fancidev.is_file():
         print(f"fancidev: not found ({args.fancidev or 'no --fancidev given'}), skipped")
         return
     games = [*GAMES, (4, 7)] if args.large else GAMES
+    if args.games:
+        games = [(int(p), int(c)) for p, c in (g.split("x") for g in args.games.split(","))]
     figures: dict[str, object] = {"peer": "fancidev/mastermind mmstrat -s optimal (2012)"}
+    figures["load average at the start (1, 5, 15 min)"] = [round(x, 1) for x in os.getloadavg()]
     with tempfile.TemporaryDirectory() as scratch:
         for pegs, colors in games:
             pairs = []
@@ -80,7 +87,8 @@ def main() -> None:
                 f"{statistics.median(p[1] for p in pairs):.3f}"
             )
             figures[f"({pegs},{colors}) ratio ours / fancidev (median of pairs)"] = round(ratio, 1)
-    record("peers", figures)
+    figures["load average at the end (1, 5, 15 min)"] = [round(x, 1) for x in os.getloadavg()]
+    record("peers" if not args.games else f"peers_{args.games.replace(',', '_')}", figures)
 
 
 if __name__ == "__main__":

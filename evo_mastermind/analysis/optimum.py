@@ -4,7 +4,9 @@ The exact optimum (fewest guesses over every secret, any code a guess) of the ga
 ``optimal`` player has been run on (``tests/analysis/test_optimum.py`` holds each recorded
 total to the solver), and the published figures: (4,6) 5625 guesses (Koyama & Lai 1993,
 which the solver reproduces) and (4,7) mean 4.676 (Ville 2013; the solver finds 11228
-guesses in minutes, ``benchmarks/results/optimal_4_7.json``, too long for the tests).
+guesses in about 20 s, ``benchmarks/results/optimal_4_7.json``, too long for the tests) and
+(4,8) 20471 guesses (arfst23/Mastermind 2023; the solver finds it in a minute or two,
+``benchmarks/results/optimal_4_8.json``).
 The mean over every secret is the floor of an experiment that plays every code once. A
 sample of secrets has a floor of its own, which may lie below the whole space's: where the
 optimal tree is quick to search, :func:`optimum_table` replays it on the secrets each run
@@ -55,6 +57,8 @@ _TOTALS: dict[tuple[int, int], int] = {
     (3, 6): 854,
     (3, 7): 1474,
     (3, 8): 2359,
+    (3, 9): 3596,
+    (3, 10): 5242,
     (4, 2): 44,
     (4, 3): 246,
     (4, 4): 905,
@@ -62,6 +66,7 @@ _TOTALS: dict[tuple[int, int], int] = {
     (5, 2): 97,
     (5, 3): 816,
     (5, 4): 3954,
+    (5, 5): 13496,
     (6, 2): 224,
     (6, 3): 2649,
 }
@@ -74,6 +79,8 @@ def known_optimum(pegs: int, colors: int) -> Optimum | None:
         return Optimum(5625 / 1296, 5625, "Koyama & Lai 1993; the optimal player agrees")
     if (pegs, colors) == (4, 7):
         return Optimum(11228 / 2401, 11228, "Ville 2013; the optimal player agrees")
+    if (pegs, colors) == (4, 8):
+        return Optimum(20471 / 4096, 20471, "arfst23/Mastermind 2023; the optimal player agrees")
     total = _TOTALS.get((pegs, colors))
     if total is None:
         return None

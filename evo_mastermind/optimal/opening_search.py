@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from evo_mastermind.codes import CodeSpace
 from evo_mastermind.execution import Executor
+from evo_mastermind.optimal.checkpoint import Checkpoint
 from evo_mastermind.optimal.outcome import Progress, Solution
 from evo_mastermind.optimal.parts import PartSolver, PartTask, Subtree, solve_part
 
@@ -49,6 +50,10 @@ class PreparedGame(PartSolver, Protocol):
 
     def floor_of(self, size: int, d: int) -> int:
         """The counting bound of a set of ``size`` secrets with ``d`` guesses left."""
+        ...
+
+    def part_bound(self, members: npt.NDArray[np.int32], d: int) -> int:
+        """A lower bound on a part's cost with ``d`` guesses left."""
         ...
 
     def read_tree(
@@ -98,6 +103,8 @@ class OpeningSearch:
             tree off the solver's own table, others send each part's tree back.
         report: called with the :class:`Progress` after every part.
         ceiling: only totals up to it are searched for (None: any).
+        checkpoint: where what is proven is written after every part, and read back at
+            the start (None: nowhere).
     """
 
     def __init__(
@@ -107,6 +114,7 @@ class OpeningSearch:
         executor: Executor,
         report: Callable[[Progress], None] | None,
         ceiling: int | None,
+        checkpoint: Checkpoint | None = None,
     ) -> None:
         self.solver, self.d, self.executor = solver, d, executor
         self.report, self.ceiling = report, ceiling
@@ -122,6 +130,49 @@ class OpeningSearch:
         self._in_flight = 0
         here = executor.in_process
         self._task: Callable[[PartTask], Any] = solver.answer if here else solve_part
+        self.checkpoint = checkpoint
+        openings = [o.guess for o in self.openings]
+        self._key = f"limit {d}, ceiling {ceiling}, openings {openings}"
+        if checkpoint is not None:
+            self._resume(checkpoint.load(self._key))
+
+    def _resume(self, state: dict[str, Any] | None) -> None:
+        """Take what a checkpoint proved: decided openings, solved parts, the best."""
+        if state is None:
+            return
+        by_guess = {o.guess: o for o in self.openings}
+        for guess, saved in state["openings"].items():
+            opening = by_guess[int(guess)]
+            opening.proven = max(opening.proven, saved["proven"])
+            if saved["started"]:
+                opening.started = True
+                self._start(opening)
+                opening.values = {int(k): v for k, v in saved["values"].items()}
+            opening.decided = saved["decided"]
+        if state["best"] is not None:
+            self.best, self.best_total = by_guess[state["best"]], state["best_total"]
+
+    def _save(self) -> None:
+        """Write what is proven to the checkpoint."""
+        assert self.checkpoint is not None
+        openings = {
+            str(o.guess): {
+                "proven": o.proven,
+                "started": o.started,
+                "values": {str(k): v for k, v in o.values.items()},
+                "decided": o.decided,
+            }
+            for o in self.openings
+            if o.started or o.decided
+        }
+        progress = self.progress()
+        state = {
+            "best": None if self.best is None else self.best.guess,
+            "best_total": self.best_total,
+            "lower": progress.lower,
+            "openings": openings,
+        }
+        self.checkpoint.save(self._key, state)
 
     def limit(self, opening: _Opening) -> int:
         """The largest total that would make ``opening`` the best (ties to the lower code)."""
@@ -136,6 +187,8 @@ class OpeningSearch:
 
     def search(self, probe: bool = False) -> None:
         """Decide every opening (``probe``: stop at the first one that fits)."""
+        if probe and self.best is not None:
+            return  # found before a checkpoint
         while True:
             while self._in_flight < self.executor.workers and self._send_next():
                 pass
@@ -160,6 +213,8 @@ class OpeningSearch:
                     self._next += 1
                     continue
                 self._start(opening)
+            while opening.sent in opening.values:  # solved before a checkpoint
+                opening.sent += 1
             if opening.decided or opening.sent == len(opening.parts):
                 self._next += 1
                 continue
@@ -187,7 +242,7 @@ class OpeningSearch:
         parts = self.solver.parts(everything, opening.guess)
         # Largest first: its budget is the loosest, and no worker is left alone with it.
         opening.parts = sorted(parts, key=lambda item: -item[1].size)
-        opening.floors = [self.solver.floor_of(p.size, self.child_d) for _, p in opening.parts]
+        opening.floors = [self.solver.part_bound(p, self.child_d) for _, p in opening.parts]
 
     def _receive(self, index: int, k: int, budget: int, value: int, tree: Subtree | None) -> None:
         opening = self.openings[index]
@@ -206,6 +261,8 @@ class OpeningSearch:
                 total = opening.known(self.size)
                 if total <= self.limit(opening):
                     self.best, self.best_total = opening, total
+        if self.checkpoint is not None:
+            self._save()
         if self.report is not None:
             self.report(self.progress())
 
@@ -226,7 +283,8 @@ class OpeningSearch:
         if best is None:
             return None
         lower = self.lower(self.best_total)
-        if self.executor.in_process:
+        if self.executor.in_process or len(best.trees) < len(best.parts):
+            # Here, or parts solved before a checkpoint: the tree read off this table.
             return self.solver.read_tree(best.guess, self.d, self.best_total, lower, self.complete)
         nodes: dict[tuple[int, ...], int] = {(): best.guess}
         counts = np.ones(self.size, dtype=np.int64)

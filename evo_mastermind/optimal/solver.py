@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import ClassVar, Literal
 
 import numpy as np
@@ -22,6 +23,7 @@ import numpy.typing as npt
 
 from evo_mastermind.codes import CodeSpace, InvalidGameError
 from evo_mastermind.execution import Executor, SerialExecutor
+from evo_mastermind.optimal.checkpoint import Checkpoint
 from evo_mastermind.optimal.opening_search import OpeningSearch
 from evo_mastermind.optimal.outcome import Progress as Progress  # re-exported: where it was
 from evo_mastermind.optimal.outcome import Solution as Solution
@@ -29,10 +31,21 @@ from evo_mastermind.optimal.parts import PartTask, Subtree
 
 Objective = Literal["expected", "worst"]
 
-TABLE_SLOTS = 1 << 20
-"""Transposition-table slots (a power of two)."""
-POOL_SIZE = 1 << 24
-"""Code indices the transposition table may store in all."""
+POOL_PER_SLOT = 16
+"""Code indices the transposition table may store per slot (its sets average about ten)."""
+
+
+def table_slots(size: int) -> int:
+    """Transposition-table slots for a game of ``size`` codes: a power of two.
+
+    The sets a search meets grow about as the square of the codes ((4,6) keeps 16,000,
+    (4,7) 425,000); a table sized to the game spares the small ones the time to clear
+    pages they would never use.
+    """
+    wanted = max(size * size // 8, 1 << 14)
+    return min(1 << (wanted - 1).bit_length(), 1 << 22)
+
+
 LARGEST_SPACE = 6**5
 """The largest code space the solver takes (its response table is square in the size)."""
 
@@ -76,6 +89,7 @@ class OptimalSolver:
         self.max_guesses: int | None = None
         self.objective: Objective = "expected"
         self.first_guess: int | None = None
+        self._checkpoint: Checkpoint | None = None
         self._search = search
         self.codes = np.ascontiguousarray(space.all_codes)
         self.table = search.response_table(self.codes, space.colors)
@@ -83,9 +97,10 @@ class OptimalSolver:
         others = (pegs + 1) * (pegs + 2) // 2 - 2  # responses other than the win
         self.floor, self.capacity = search.level_bounds(space.size, max(others, 1))
         self.perms = np.array(list(itertools.permutations(range(pegs))), dtype=np.int64)
-        self.tt_key = np.zeros(TABLE_SLOTS, dtype=np.uint64)
-        self.tt_meta = np.zeros((TABLE_SLOTS, 6), dtype=np.int64)
-        self.pool = np.zeros(POOL_SIZE, dtype=np.int32)
+        slots = table_slots(space.size)
+        self.tt_key = np.zeros(slots, dtype=np.uint64)
+        self.tt_meta = np.zeros((slots, 6), dtype=np.int64)
+        self.pool = np.zeros(slots * POOL_PER_SLOT, dtype=np.int32)
         self.used = np.zeros(3, dtype=np.int64)
         self.game = (self.codes, space.colors, self.table, self.perms, self.floor, self.capacity)
         self.memo = (self.tt_key, self.tt_meta, self.pool, self.used)
@@ -117,6 +132,7 @@ class OptimalSolver:
         first_guess: str | None = None,
         report: Callable[[Progress], None] | None = None,
         executor: Executor | None = None,
+        checkpoint: str | Path | None = None,
     ) -> Solution:
         """The optimal tree (or, if interrupted with Ctrl-C, the best complete one so far).
 
@@ -132,6 +148,9 @@ class OptimalSolver:
             report: called with the search's :class:`Progress` after every part solved.
             executor: where the parts under the openings are solved (None: here, one
                 after the other); the tree is the same on every executor.
+            checkpoint: a file where what is proven is written as the search goes, and
+                from which a search interrupted before resumes (None: none). The same
+                options must be given again.
 
         Raises:
             InvalidGameError: options out of range, or no tree meets ``max_guesses``.
@@ -147,10 +166,13 @@ class OptimalSolver:
         space = self.space
         self.first_guess = None if first_guess is None else space.index(space.parse(first_guess))
         executor = executor or SerialExecutor()
+        self._checkpoint = (
+            None if checkpoint is None else Checkpoint(Path(checkpoint), space.pegs, space.colors)
+        )
         limit = search.UNLIMITED if self.max_guesses is None else self.max_guesses
         if self.objective == "worst":
             depth = 1
-            while depth < limit and not OpeningSearch(self, depth, executor, None, None).fits():
+            while depth < limit and not self._fits(depth, executor):
                 depth += 1
             limit = depth
         solution = self._search_openings(limit, report, executor)
@@ -172,10 +194,12 @@ class OptimalSolver:
     ) -> Solution | None:
         """The optimal tree within ``d`` guesses (and ``ceiling`` guesses in all), or None.
 
-        Unless a ceiling is given, a quick first tree caps the search and is kept if it is
-        interrupted before any opening is solved.
+        Unless a ceiling is given, a quick first tree is kept if it is interrupted before
+        any opening is solved; it is grown at the start only when progress is reported (its
+        total is the first best shown, and caps the search), else when it is needed (it
+        does not speed the search up).
         """
-        first = None if ceiling is not None else self._greedy(d)
+        first = None if ceiling is not None or report is None else self._greedy(d)
         if first is not None:
             ceiling = first.total  # the optimum is no worse: nothing above it is searched
         try:
@@ -183,6 +207,8 @@ class OptimalSolver:
                 report(Progress(first.total, first.lower, 0, len(self.openings(d)[0])))
             return self._opening_search(d, executor, report, ceiling=ceiling)
         except KeyboardInterrupt:
+            if first is None and ceiling is None:
+                first = self._greedy(d)
             if first is None:
                 raise
             return first
@@ -259,7 +285,7 @@ class OptimalSolver:
         Raises:
             KeyboardInterrupt: interrupted before any opening was solved.
         """
-        run = OpeningSearch(self, d, executor, report, ceiling)
+        run = OpeningSearch(self, d, executor, report, ceiling, self._checkpoint)
         try:
             run.search()
         except KeyboardInterrupt:
@@ -267,6 +293,10 @@ class OptimalSolver:
                 raise
             run.complete = False
         return run.solution()
+
+    def _fits(self, depth: int, executor: Executor) -> bool:
+        """Whether some tree finds every secret within ``depth`` guesses."""
+        return OpeningSearch(self, depth, executor, None, None, self._checkpoint).fits()
 
     def openings(self, d: int) -> tuple[list[int], list[int]]:
         """The openings to try with ``d`` guesses, and their counting bounds, best bound first.
@@ -285,6 +315,17 @@ class OptimalSolver:
         )[:2]
         order = np.lexsort((guesses, bounds))
         return [int(g) for g in guesses[order]], [int(b) for b in bounds[order]]
+
+    def part_bound(self, members: npt.NDArray[np.int32], d: int) -> int:
+        """A lower bound on a part's cost with ``d`` guesses left.
+
+        Its counting bound, or what this process's table proved of it (the search without a
+        limit proves the parts the search for a shallower tree meets).
+        """
+        floor = self.floor_of(members.size, d)
+        if members.size < 4 or floor >= self._search.INF:
+            return floor
+        return max(floor, self._search.proven(members, d, self.memo))
 
     def floor_of(self, size: int, d: int) -> int:
         """The counting bound of a set of ``size`` secrets with ``d`` guesses left."""

@@ -38,6 +38,9 @@ class OptimalParams(PlayerParams):
     """expected: fewest guesses over every secret; worst: fewest in the worst case, then total."""
     first_guess: str | None = None
     """A code such as AABC: the optimum after that opening (unset: the best opening)."""
+    checkpoint: str | None = None
+    """A file the search writes what it has proven to as it goes; a search interrupted
+    before resumes from it (unset: none). For searches of minutes, such as (4,8)."""
 
 
 _SOLVED: dict[tuple[CodeSpace, int | None, str, str | None], Solution] = {}
@@ -52,6 +55,7 @@ def _solution(
     first_guess: str | None,
     progress: bool,
     executor: Executor | None,
+    checkpoint: str | None = None,
 ) -> Solution:
     """The tree of these options, searched on first use (one game's solver kept)."""
     from evo_mastermind.optimal.solver import OptimalSolver
@@ -62,7 +66,7 @@ def _solution(
             return _SOLVED[key]
         solver = OptimalSolver.of(space)  # one per game: what it learns serves every option
         with _progress_bar(space, progress) as report:
-            found = solver.solve(max_guesses, objective, first_guess, report, executor)
+            found = solver.solve(max_guesses, objective, first_guess, report, executor, checkpoint)
         if found.complete:  # an interrupted search's tree is not kept as the optimum
             _SOLVED[key] = found
         return found
@@ -135,6 +139,12 @@ class OptimalPlayer(Player[OptimalParams]):
                 f"{space} has {space.size:,}"
             )
         opening_code(space, params.first_guess, AUTO, cls.name)
+        if params.checkpoint is not None:
+            from pathlib import Path
+
+            from evo_mastermind.optimal.checkpoint import Checkpoint
+
+            Checkpoint(Path(params.checkpoint), space.pegs, space.colors).check()
 
     @property
     def deterministic(self) -> bool:
@@ -154,6 +164,7 @@ class OptimalPlayer(Player[OptimalParams]):
             None if first is None else self.space.format(first),
             progress,
             executor,
+            self.params.checkpoint,
         )
 
     def _optimum(self) -> Solution:

@@ -31,6 +31,8 @@ def test_known_optima_and_their_sources() -> None:
     assert classic is not None and classic.total == 5625 and "Koyama & Lai" in classic.source
     seven = known_optimum(4, 7)
     assert seven is not None and round(seven.mean, 3) == 4.676 and seven.total == 11228
+    eight = known_optimum(4, 8)
+    assert eight is not None and eight.total == 20471 and "arfst23" in eight.source
     small = known_optimum(3, 4)
     assert small is not None and small.mean == 206 / 64 and small.source == COMPUTED
     assert known_optimum(6, 9) is None

@@ -126,6 +126,9 @@ REFUSALS: dict[tuple[str, str], Any] = {
     ("random", "pool"): "all",
     # The tree's file decides every guess; one that is not there cannot be played.
     ("tree", "path"): "no/such/tree.json",
+    # A checkpoint only spares a long search its repetition (the same tree): one that
+    # cannot be written is refused before any search.
+    ("optimal", "checkpoint"): "no/such/directory/search.json",
 }
 
 

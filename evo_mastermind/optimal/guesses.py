@@ -1,0 +1,490 @@
+"""The guesses the optimal search tries at a set of secrets, and their counting bounds.
+
+The compiled half of :mod:`~evo_mastermind.optimal.search` that looks at one set without
+searching below it (Numba):
+
+* Counting: at most ``R ** (k - 1)`` secrets can be found by the ``k``-th guess (``R`` the
+  number of responses other than the win), so filling the levels in order bounds ``T``
+  from below (:func:`level_bounds`); a part too large for the guesses left cannot be
+  finished at all.
+* Symmetry: colour and position permutations that fix every guess played map the
+  candidate set onto itself, so only the least code of each orbit is tried (colours never
+  played are interchangeable, which the canonical relabelling of unplayed colours covers);
+  these codes depend on the guesses played only, so the sets those guesses reach share
+  them (:func:`canonical`). A colour no candidate holds scores like a blank peg, so of
+  guesses differing only in such colours only the least is tried (the same parts).
+* Every guess tried is scored member by member over the symmetric response table, a chunk
+  of guesses at a time (:func:`candidates`): its counting bound and whether a part holds
+  more than two secrets come out of one packed sum.
+* Plain answers (the "obvious" guesses of fancidev's 2012 solver, ties kept to the lowest
+  code): only a member can reach the set's counting bound, so the first member that does
+  with parts of at most two is the answer (:func:`member_at_floor`); failing that, the
+  first code of all reaching one more with such parts.
+
+Responses are packed ``black * (pegs + 1) + white`` as everywhere in the project.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+INF = 1 << 40
+"""A total no tree reaches: a value at or above it means "cannot be done in time"."""
+
+UNLIMITED = 255
+"""Guesses left when there is no limit (never decreased, so never reached)."""
+
+UNSURE = -1
+NO_MEMBER = -2
+"""What :func:`member_at_floor` returns when it finds no plain answer."""
+
+CHUNK = 256
+"""Guesses evaluated together (:func:`_evaluate`): their part sizes stay in the fastest cache."""
+
+
+Game = tuple[
+    npt.NDArray[np.uint8],  # every code
+    int,  # colours
+    npt.NDArray[np.uint8],  # the response table
+    npt.NDArray[np.int64],  # every permutation of the positions
+    npt.NDArray[np.int64],  # counting bound by set size (level_bounds)
+    npt.NDArray[np.int64],  # most secrets by guesses left (level_bounds)
+]
+"""What the search knows of the game, built once by the solver."""
+
+
+@njit(cache=True, nogil=True)
+def response_table(codes: npt.NDArray[np.uint8], colors: int) -> npt.NDArray[np.uint8]:
+    """The packed response of every code (row, the guess) to every code (column)."""
+    n, pegs = codes.shape
+    table = np.empty((n, n), dtype=np.uint8)
+    counts = np.zeros((n, colors), dtype=np.uint8)
+    for i in range(n):
+        for peg in range(pegs):
+            counts[i, codes[i, peg]] += 1
+    for i in range(n):
+        for j in range(n):
+            black = 0
+            for peg in range(pegs):
+                if codes[i, peg] == codes[j, peg]:
+                    black += 1
+            common = 0
+            for colour in range(colors):
+                common += min(counts[i, colour], counts[j, colour])
+            table[i, j] = black * (pegs + 1) + common - black
+    return table
+
+
+@njit(cache=True, nogil=True)
+def level_bounds(n_codes: int, others: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The counting bounds: least total for ``m`` secrets, and most secrets in ``d`` guesses.
+
+    ``others`` is the number of responses other than the win. Returns ``floor[m]`` for
+    ``m`` up to ``n_codes`` and ``capacity[d]`` for ``d`` up to :data:`UNLIMITED`.
+    """
+    floor = np.zeros(n_codes + 1, dtype=np.int64)
+    level, width, left, total = 1, 1, 0, 0
+    for m in range(1, n_codes + 1):
+        if left == 0:
+            left = width
+            if level > 1:
+                width = min(width * others, INF)
+                left = width
+            level += 1
+        total += level - 1
+        left -= 1
+        floor[m] = total
+    capacity = np.zeros(UNLIMITED + 1, dtype=np.int64)
+    reach = 1
+    for d in range(1, UNLIMITED + 1):
+        capacity[d] = min(capacity[d - 1] + reach, INF)
+        reach = min(reach * others, INF)
+    capacity[UNLIMITED] = INF
+    return floor, capacity
+
+
+@njit(cache=True, nogil=True, inline="always")
+def part_floor(
+    m: int, d: int, floor: npt.NDArray[np.int64], capacity: npt.NDArray[np.int64]
+) -> int:
+    """The counting bound of a part of ``m`` secrets with ``d`` guesses left."""
+    if m > capacity[d]:
+        return INF
+    return floor[m]
+
+
+@njit(cache=True, nogil=True)
+def _stabiliser(
+    codes: npt.NDArray[np.uint8],
+    colors: int,
+    perms: npt.NDArray[np.int64],
+    history: npt.NDArray[np.int32],
+    played: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Position and colour permutations fixing every guess played (played colours only).
+
+    Acting as ``image[sigma[i]] = pi[code[i]]``; unplayed colours are left to the canonical
+    relabelling. Returns the position permutations and their colour maps, identity first.
+    """
+    n_perms, pegs = perms.shape
+    sigmas = np.empty((n_perms, pegs), dtype=np.int64)
+    maps = np.empty((n_perms, colors), dtype=np.int64)
+    found = 0
+    for k in range(n_perms):
+        mapping = np.full(colors, -1, dtype=np.int64)
+        inverse = np.full(colors, -1, dtype=np.int64)
+        good = True
+        for h in range(played):
+            code = codes[history[h]]
+            for i in range(pegs):
+                a, b = code[i], code[perms[k, i]]
+                if (mapping[a] >= 0 and mapping[a] != b) or (inverse[b] >= 0 and inverse[b] != a):
+                    good = False
+                    break
+                mapping[a] = b
+                inverse[b] = a
+            if not good:
+                break
+        if good:
+            for c in range(colors):
+                if mapping[c] < 0:
+                    mapping[c] = c
+            sigmas[found] = perms[k]
+            maps[found] = mapping
+            found += 1
+    return sigmas[:found], maps[:found]
+
+
+@njit(cache=True, nogil=True)
+def _is_representative(
+    code: npt.NDArray[np.uint8],
+    index: int,
+    colors: int,
+    used: npt.NDArray[np.bool_],
+    sigmas: npt.NDArray[np.int64],
+    maps: npt.NDArray[np.int64],
+    image: npt.NDArray[np.int64],
+    relabel: npt.NDArray[np.int64],
+) -> bool:
+    """Whether ``code`` is the least code of its orbit under the symmetries of the history."""
+    pegs = code.shape[0]
+    for k in range(sigmas.shape[0]):
+        for i in range(pegs):
+            image[sigmas[k, i]] = maps[k, code[i]]
+        relabel[:] = -1
+        fresh = 0
+        value = 0
+        for i in range(pegs):
+            colour = image[i]
+            if not used[colour]:
+                if relabel[colour] < 0:
+                    while used[fresh]:
+                        fresh += 1
+                    relabel[colour] = fresh
+                    fresh += 1
+                colour = relabel[colour]
+            value = value * colors + colour
+        if value < index:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def steps(
+    n: int, d: int, floor: npt.NDArray[np.int64], capacity: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """What the ``c``-th secret of a part adds to its counting bound, ``d`` guesses left.
+
+    ``INF`` past the most secrets ``d`` guesses can find; index ``c`` from 0 to ``n``.
+    """
+    step = np.empty(n + 1, dtype=np.int64)
+    step[0] = 0
+    for c in range(1, n + 1):
+        step[c] = floor[c] - floor[c - 1] if c <= capacity[d] else INF
+    return step
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _split(
+    g: int,
+    members: npt.NDArray[np.int32],
+    table: npt.NDArray[np.uint8],
+    step: npt.NDArray[np.int64],
+    win: int,
+    counts: npt.NDArray[np.int64],
+) -> tuple[int, int]:
+    """``(counting bound, largest part other than the win)`` of guess ``g`` on the set.
+
+    ``counts`` is scratch, all zero on entry and on return.
+    """
+    total = members.shape[0]
+    big = 0
+    for m in members:
+        r = table[g, m]
+        c = counts[r] + 1
+        counts[r] = c
+        if r != win:
+            total += step[c]
+            if c > big:
+                big = c
+    for m in members:
+        counts[table[g, m]] = 0
+    return total, big
+
+
+@njit(cache=True, nogil=True)
+def _evaluate(
+    members: npt.NDArray[np.int32],
+    chunk: npt.NDArray[np.int64],
+    size: int,
+    table: npt.NDArray[np.uint8],
+    step: npt.NDArray[np.int64],
+    win: int,
+    n_responses: int,
+    counts: npt.NDArray[np.uint16],
+    totals: npt.NDArray[np.int64],
+) -> None:
+    """The parts of the first ``size`` guesses of ``chunk``, summed up by :data:`_PACKED` steps.
+
+    ``counts[k * n_responses + r]`` is the size of part ``r`` of guess ``chunk[k]``, and
+    ``totals[k]`` the sum of ``step`` over its secrets in turn (the win excluded). Member by
+    member: the response table is symmetric, so each member's row holds its response to
+    every guess, read from one place in memory.
+    """
+    counts[: size * n_responses] = 0
+    totals[:size] = 0
+    for m in members:
+        row = table[m]
+        for k in range(size):
+            at = k * n_responses + row[chunk[k]]
+            c = counts[at] + 1
+            counts[at] = c
+            totals[k] += step[c]
+    for k in range(size):  # the win is no part: what it added is taken back
+        totals[k] -= step[counts[k * n_responses + win]]
+
+
+_PAST = 1 << 24
+"""The packed step of a secret past what the guesses left can find (:func:`_packed_steps`)."""
+_TOTAL_BITS = 40
+_SECOND_BITS = 12
+
+
+@njit(cache=True, nogil=True)
+def _packed_steps(step: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """:func:`steps` packed so that one sum tells a guess's bound and its largest part.
+
+    Bits 0-39 sum the counting bound's steps (:data:`_PAST` for a secret too many: no real
+    bound comes near it), bits 40-51 count the parts reaching two secrets, and the bits
+    from 52 up the parts reaching three.
+    """
+    packed = np.empty(step.shape[0], dtype=np.int64)
+    for c in range(step.shape[0]):
+        packed[c] = step[c] if step[c] < INF else _PAST
+        if c == 2:
+            packed[c] += 1 << _TOTAL_BITS
+        elif c == 3:
+            packed[c] += 1 << (_TOTAL_BITS + _SECOND_BITS)
+    return packed
+
+
+@njit(cache=True, nogil=True)
+def member_at_floor(
+    members: npt.NDArray[np.int32],
+    floor_n: int,
+    step: npt.NDArray[np.int64],
+    table: npt.NDArray[np.uint8],
+    win: int,
+    counts: npt.NDArray[np.int64],
+) -> tuple[int, int]:
+    """The best guess when a member plainly reaches the set's counting bound ``floor_n``.
+
+    No guess costs less than ``floor_n``, and only a member can reach it: a guess outside
+    the set finds no secret with its first guess, so the levels fill one place later. The
+    first member whose bound is ``floor_n`` is the answer when its parts hold at most two
+    secrets (its bound is then its exact total). Returns that member and its largest part,
+    or :data:`UNSURE` when the first such member has a larger part (it may cost more, or
+    tie: the search decides), or :data:`NO_MEMBER` when none reaches the bound (then
+    nothing costs less than ``floor_n + 1``).
+    """
+    for m in members:
+        total, big = _split(m, members, table, step, win, counts)
+        if total == floor_n:
+            return (int(m), big) if big <= 2 else (UNSURE, 0)
+    return NO_MEMBER, 0
+
+
+@njit(cache=True, nogil=True)
+def guess_bounds(
+    members: npt.NDArray[np.int32],
+    d: int,
+    history: npt.NDArray[np.int32],
+    played: int,
+    game: Game,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every guess :func:`~evo_mastermind.optimal.search.solve` tries at this set, by code.
+
+    One guess per symmetry class, each splitting the set; with each its counting lower
+    bound and the size of its largest part other than the win.
+    """
+    canon = np.empty(game[0].shape[0] + 1, dtype=np.int32)
+    canon[0] = canonical(history, played, game, canon[1:])
+    guesses, bounds, largest, _ = candidates(members, d, canon, game, -1)
+    return guesses, bounds, largest
+
+
+@njit(cache=True, nogil=True)
+def canonical(
+    history: npt.NDArray[np.int32], played: int, game: Game, out: npt.NDArray[np.int32]
+) -> int:
+    """The least code of every orbit under the symmetries of the guesses played, in order.
+
+    Written to ``out``; returns how many. Every set the same guesses reach shares them.
+    """
+    codes, colors, _, perms, _, _ = game
+    pegs = codes.shape[1]
+    colour_used = np.zeros(colors, dtype=np.bool_)
+    for h in range(played):
+        for colour in codes[history[h]]:
+            colour_used[colour] = True
+    sigmas, maps = _stabiliser(codes, colors, perms, history, played)
+    # With no symmetry but the relabelling of unplayed colours, a code is its orbit's least
+    # when its unplayed colours first appear in increasing order, from the least of them.
+    symmetric = sigmas.shape[0] > 1
+    rank = np.full(colors, -1, dtype=np.int64)
+    unplayed = 0
+    for colour in range(colors):
+        if not colour_used[colour]:
+            rank[colour] = unplayed
+            unplayed += 1
+    image = np.empty(pegs, dtype=np.int64)
+    relabel = np.empty(colors, dtype=np.int64)
+    found = 0
+    for g in range(codes.shape[0]):
+        skip = False
+        fresh = 0
+        for i in range(pegs):
+            colour = codes[g, i]
+            if rank[colour] > fresh:
+                skip = True
+                break
+            if rank[colour] == fresh:
+                fresh += 1
+        if not skip and (
+            not symmetric
+            or _is_representative(codes[g], g, colors, colour_used, sigmas, maps, image, relabel)
+        ):
+            out[found] = g
+            found += 1
+    return found
+
+
+@njit(cache=True, nogil=True)
+def candidates(
+    members: npt.NDArray[np.int32],
+    d: int,
+    canon: npt.NDArray[np.int32],
+    game: Game,
+    target: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], int]:
+    """:func:`guess_bounds` among the codes ``canon[1 : 1 + canon[0]]`` (:func:`canonical`).
+
+    Stops early at a plain answer of total ``target``: a proven lower bound of every guess's
+    total (or -1: none). The first code whose bound is ``target`` with parts of at most two
+    secrets (its exact total) is then the best guess, returned last and listed last (-1 when
+    there is none; the guesses are then complete).
+    It is the first such code of all: a code the symmetries skip has a lower one with parts
+    of the same sizes.
+    """
+    codes, colors, table, _, floor, capacity = game
+    n = members.shape[0]
+    pegs = codes.shape[1]
+    win = pegs * (pegs + 1)
+    child_d = d if d == UNLIMITED else d - 1
+    # A colour no member holds scores like a blank peg: such colours are interchangeable in a
+    # guess (the same parts), so only guesses whose blanks are the least of them are tried.
+    blank = np.ones(colors, dtype=np.bool_)
+    for m in members:
+        for colour in codes[m]:
+            blank[colour] = False
+    for colour in range(colors):
+        if blank[colour]:
+            blank[colour] = False
+            break
+    step = steps(n, child_d, floor, capacity)
+    n_responses = (pegs + 1) * (pegs + 1)
+    n_canon = canon[0]
+    guesses = np.empty(n_canon, dtype=np.int64)
+    bounds = np.empty(n_canon, dtype=np.int64)
+    largest = np.empty(n_canon, dtype=np.int64)
+    chunk = np.empty(CHUNK, dtype=np.int64)
+    counts = np.empty(CHUNK * n_responses, dtype=np.uint16)
+    totals = np.empty(CHUNK, dtype=np.int64)
+    packed = _packed_steps(step)
+    first = table[members[0]]  # all in one part: all the response of the first
+    found = 0
+    at = 1
+    while at <= n_canon:
+        # The next codes worth trying, a chunk at a time (a plain answer stops the scan early).
+        size = 0
+        while at <= n_canon and size < CHUNK:
+            g = canon[at]
+            at += 1
+            skip = False
+            for i in range(pegs):
+                if blank[codes[g, i]]:
+                    skip = True
+                    break
+            if not skip:
+                chunk[size] = g
+                size += 1
+        _evaluate(members, chunk, size, table, packed, win, n_responses, counts, totals)
+        for k in range(size):
+            code = chunk[k]
+            if counts[k * n_responses + first[code]] == n:
+                continue  # one part holding every secret: the guess tells nothing
+            sum_ = totals[k]
+            total = n + (sum_ & ((1 << _TOTAL_BITS) - 1))
+            if total >= _PAST:
+                total = INF
+            if (sum_ >> (_TOTAL_BITS + _SECOND_BITS)) != 0:
+                big = 3  # three or more: only whether it is more than two matters
+            elif (sum_ >> _TOTAL_BITS) != 0:
+                big = 2
+            else:
+                big = 1
+            if total == target:
+                if big <= 2:
+                    guesses[found] = code
+                    bounds[found] = total
+                    largest[found] = big
+                    return guesses[: found + 1], bounds[: found + 1], largest[: found + 1], code
+                target = -1  # the first code reaching it may cost more: the search decides
+            guesses[found] = code
+            bounds[found] = total
+            largest[found] = big
+            found += 1
+    return guesses[:found], bounds[:found], largest[:found], -1
+
+
+@njit(cache=True, nogil=True)
+def greedy_guess(
+    members: npt.NDArray[np.int32],
+    d: int,
+    history: npt.NDArray[np.int32],
+    played: int,
+    game: Game,
+) -> int:
+    """The guess of the quick first tree: the least counting bound, lowest code on ties.
+
+    -1 when no guess can finish the set in ``d`` guesses by the counting bound.
+    """
+    if members.shape[0] <= 2:
+        return int(members[0])
+    guesses, bounds, _ = guess_bounds(members, d, history, played, game)
+    if guesses.shape[0] == 0:
+        return -1
+    k = int(np.argmin(bounds))  # the first of the least: guesses are in code order
+    return int(guesses[k]) if bounds[k] < INF else -1
