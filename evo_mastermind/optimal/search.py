@@ -85,11 +85,16 @@ Game = tuple[
     npt.NDArray[np.uint8],  # every code
     int,  # colours
     npt.NDArray[np.uint8],  # the response table
-    npt.NDArray[np.int64],  # every permutation of the positions
+    npt.NDArray[np.int64],  # every permutation of the positions (none: a pool, see below)
     npt.NDArray[np.int64],  # counting bound by set size (level_bounds)
     npt.NDArray[np.int64],  # most secrets by guesses left (level_bounds)
 ]
-"""What the search knows of the game, built once by the solver."""
+"""What the search knows of the game, built once by the solver.
+
+With no permutations (shape ``(0, pegs)``) the codes are a pool of guesses holding every
+candidate, not the whole space (the exact end game, :mod:`evo_mastermind.players.endgame`):
+no symmetry of the space holds there, so none prunes (colour relabelling, blank colours).
+"""
 
 
 @njit(cache=True, nogil=True)
@@ -362,6 +367,9 @@ def _candidates(
         if blank[colour]:
             blank[colour] = False
             break
+    if perms.shape[0] == 0:  # a pool of guesses: no code stands for another
+        rank[:] = -1
+        blank[:] = False
     step = _steps(n, child_d, floor, capacity)
     image = np.empty(pegs, dtype=np.int64)
     relabel = np.empty(colors, dtype=np.int64)

@@ -66,6 +66,7 @@ from evo_mastermind.players.base import (
     register_player,
 )
 from evo_mastermind.players.cost import Cost, choice_cost
+from evo_mastermind.players.endgame import EndGame, EndgameParams
 from evo_mastermind.players.evolutionary import BestSoFar, GAParams, _SearchPlayer
 from evo_mastermind.players.sampler import draw_consistent
 from evo_mastermind.sampling import ConsistentSample, Constraints
@@ -75,7 +76,7 @@ Play = Literal["consistent", "all"]
 SearchEngine = Literal["deap", "vectorised"]
 
 
-class ArchiveParams(GAParams):
+class ArchiveParams(GAParams, EndgameParams):
     """Options of the archive player (μ, heuristic and play default to Runarsson & Merelo's)."""
 
     population_size: PositiveInt = 200
@@ -219,6 +220,7 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
         """Whether the archive is known to hold every consistent code (a uniform draw
         returned the whole set; filtering by a response keeps that true)."""
         self._uniform_trials = 0
+        self.endgame = EndGame(space, self.params)
 
     @classmethod
     def estimate(cls, params: PlayerParams, space: CodeSpace) -> Cost:
@@ -246,6 +248,7 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
         self.archive.clear()
         self._whole = False
         self._uniform_trials = 0
+        self.endgame.start()
 
     def stats(self) -> PlayerStats:
         """Evaluations, distinct codes evaluated and capped guesses in this game.
@@ -277,6 +280,9 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
             InconsistentResponsesError: no code agrees with every response (found exactly
                 by a uniform draw, or counted after a search that found no member).
         """
+        exact = self.endgame.guess(self.history)
+        if exact is not None:
+            return exact
         self._seen = []
         options = self.params
         if options.uniform_seeds and not self._whole:
