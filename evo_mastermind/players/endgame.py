@@ -90,6 +90,8 @@ class _Solved:
     members: npt.NDArray[np.int32]
     indices: npt.NDArray[np.int64] | None
     """Pool mode: the pool's codes by index (None: the game is the whole space)."""
+    total: int = 0
+    """The optimum's guesses summed over the members (set once solved)."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -174,6 +176,11 @@ class EndGame:
         """Moves the end game played in the current game."""
         self.misses = 0
         """Searches in the current game whose work ran out (those moves were the player's)."""
+        self.expected: float | None = None
+        """When the end game took over: the guesses played before, plus the optimum's mean
+        over the set it took over (each of its codes equally likely to be the secret). Its
+        mean over games is the player's expected guesses, without the luck of the draw
+        after that point."""
         self._solved: _Solved | None = None
         self._members = np.zeros(0, dtype=np.int32)
         """What is left of the solved set in this game."""
@@ -190,6 +197,7 @@ class EndGame:
         self._seen = 0
         self.moves = 0
         self.misses = 0
+        self.expected = None
 
     def guess(self, history: History) -> Code | None:
         """The optimum's guess, or None when the set is too large or its search ran out.
@@ -205,6 +213,7 @@ class EndGame:
             if self._solved is None:
                 return None
             self._members = self._solved.members
+            self.expected = len(history) + self._solved.total / self._members.shape[0]
         else:
             self._follow(history)
         code = self._next(history)
@@ -267,8 +276,8 @@ class EndGame:
             ids = np.arange(members.shape[0], dtype=np.int32)
         solved = _Solved(game, _memo(ids.shape[0]), np.sort(ids), indices)
         played = self._played(solved, history)
-        value = _bounded(solved, solved.members, played, self.work)
-        return (solved, False) if value >= 0 else (None, True)
+        solved.total = _bounded(solved, solved.members, played, self.work)
+        return (solved, False) if solved.total >= 0 else (None, True)
 
     def _played(self, solved: _Solved, history: History) -> npt.NDArray[np.int32]:
         """The guesses played, as the game's code indices (pool mode: none, no symmetry)."""

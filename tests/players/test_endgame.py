@@ -249,3 +249,18 @@ def test_the_pool_is_the_best_splitting_codes_one_peg_away() -> None:
 def test_bad_options_are_named(options: dict[str, int], problem: str) -> None:
     with pytest.raises(InvalidPlayerParamsError, match=problem):
         make_player("sampler", CodeSpace(4, 6), options)
+
+
+def test_the_expected_guesses_from_the_set_taken_over_add_up_to_the_total() -> None:
+    # Every secret of a set reaches it, so the guesses before it plus the optimum's mean
+    # over the set, summed over its secrets, are exactly their guesses.
+    space = CodeSpace(4, 4)
+    player = make_player("sampler", space, {"endgame": 40})
+    expected, guesses = [], 0
+    for code in space.all_codes:
+        result = play_game(player, Codemaker(space, code), np.random.default_rng(7))
+        guesses += result.n_guesses
+        found = player.endgame.expected  # type: ignore[attr-defined]
+        expected.append(result.n_guesses if found is None else found)
+    assert sum(expected) == pytest.approx(guesses)
+    assert sum(e != int(e) for e in expected) > 0  # a mean over a set, not a count
