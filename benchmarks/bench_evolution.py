@@ -53,9 +53,9 @@ def figures_of(
     """The benchmark figures of each evolutionary row of a study's summary table."""
     figures: dict[str, dict[str, Any]] = {}
     for row in summary.to_dict("records"):
-        if players.get(row["player"]) not in EVOLUTIONARY:
+        if players.get(row["label"]) not in EVOLUTIONARY:
             continue
-        figures[f"{study} {row['player']}"] = {
+        figures[f"{study} {row['label']}"] = {
             "games": int(row["games"]),
             "runs": int(row["runs"]),
             "mean": round(float(row["mean"]), 4),

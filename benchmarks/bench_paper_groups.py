@@ -182,7 +182,7 @@ def check(games: pd.DataFrame, on: TestOn, holm: bool) -> tuple[int, list[str], 
         else:
             misses.append(f"{first} vs {second}: paper {'differ' if differ else 'same'}")
     table2 = table_games(games, "table2")
-    ranked = summary_table(table2)["player"].tolist()
+    ranked = summary_table(table2)["label"].tolist()
     groups = paper_groups(ranked, tested["table2"])
     return matched, misses, groups == TABLE2_GROUPS
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
@@ -207,7 +208,8 @@ def load(path: str | Path | Sequence[str | Path]) -> Results:
     Several directories are joined by :func:`~evo_mastermind.analysis.joined.join_results`:
     the same game sizes and secrets (drawn from the same seed), each label in one directory.
     Their analysis is read in Python; :meth:`Results.write_report` refuses it, having no
-    directory of its own to write into.
+    directory of its own to write into. It compares with the published table the first
+    directory names; a :class:`UserWarning` says so when another names a different one.
 
     Raises:
         AnalysisError: no experiment record, no games, a damaged or foreign shard, or
@@ -217,7 +219,7 @@ def load(path: str | Path | Sequence[str | Path]) -> Results:
     from evo_mastermind.analysis.results import load_experiment, load_games
 
     if isinstance(path, list | tuple):
-        from evo_mastermind.analysis.joined import join_results
+        from evo_mastermind.analysis.joined import join_results, published_note
 
         if not path or not all(isinstance(each, str | os.PathLike) for each in path):
             raise RunOptionsError(
@@ -225,6 +227,9 @@ def load(path: str | Path | Sequence[str | Path]) -> Results:
             )
         directories = [Path(each) for each in path]
         games, record = join_results(directories)
+        note = published_note(directories, "list that directory first to compare with its table")
+        if note is not None:
+            warnings.warn(note, UserWarning, stacklevel=2)
         return Results(directories[0], games, record, joined=tuple(directories))
     if not isinstance(path, str | os.PathLike):
         raise RunOptionsError(

@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 import evo_mastermind as em
 from evo_mastermind.analysis import AnalysisError, load_games, write_report
 from evo_mastermind.analysis.analysis import TABLES
+from evo_mastermind.analysis.frames import table_csv
 from evo_mastermind.api import RunOptionsError
 from evo_mastermind.runner.config import ConfigError
 from evo_mastermind.runner.storage import REPORT_OUTPUTS, ResultsDir
@@ -57,12 +58,12 @@ def test_load_opens_the_same_results(played: em.Results) -> None:
 
 def test_summary_tests_and_groups(played: em.Results) -> None:
     summary = played.summary()
-    assert len(summary) == 6 and {"player", "mean", "max_guesses", "pegs"} <= set(summary.columns)
+    assert len(summary) == 6 and {"label", "mean", "max_guesses", "pegs"} <= set(summary.columns)
     tests = played.tests()
-    assert len(tests) == 2 * 3 and {"a", "b", "p", "significant"} <= set(tests.columns)
+    assert len(tests) == 2 * 3 and {"label_a", "label_b", "p", "significant"} <= set(tests.columns)
     groups = played.groups()
     assert list(groups.columns) == [
-        "pegs", "colors", "secrets", "section", "player", "rank", "group", "letters"
+        "pegs", "colors", "secrets", "section", "label", "rank", "group", "letters"
     ]  # fmt: skip
     for _, block in groups.groupby(["pegs", "colors"]):
         assert sorted(block["rank"]) == [1, 2, 3] and block["group"].min() == 1
@@ -84,7 +85,7 @@ def test_players_that_share_their_secrets_are_paired_by_default(played: em.Resul
     ranks, pairs = played.mean_ranks(), played.paired_tests()
     # Per block: every player's rank; mean ranks of three players sum to 1 + 2 + 3.
     assert ranks.groupby(["pegs", "colors"])["mean_rank"].sum().round(9).eq(6).all()
-    assert len(pairs) == 3 * 2 and (pairs["p_holm"] >= pairs["p"]).all()
+    assert len(pairs) == 3 * 2 and (pairs["p_adjusted"] >= pairs["p"]).all()
     assert set(pairs["n_secrets"]) == {27, 64} and set(pairs["dropped"]) == {0}
     with pytest.raises(AnalysisError, match=r"^small has no paired Bayesian signed-rank tests: "):
         played.bayesian_tests()
@@ -228,7 +229,7 @@ TOURNAMENT = {
 
 def as_csv(table: pd.DataFrame | None) -> str:
     assert table is not None
-    return table.to_csv(index=False)
+    return table_csv(table)
 
 
 @pytest.mark.parametrize("test_on", ["games", "runs"])
@@ -261,12 +262,12 @@ def test_every_table_of_the_api_is_the_file_the_report_wrote(test_on: str, tmp_p
     else:
         methods["bayesian_tests.csv"] = again.bayesian_tests()
     for file, frame in methods.items():
-        assert frame.to_csv(index=False) == (results.path / file).read_text(), file
+        assert table_csv(frame) == (results.path / file).read_text(), file
     tests, a12 = again.tests(), again.effect_sizes()
-    assert list(zip(tests["a"], tests["b"], strict=True)) == list(
+    assert list(zip(tests["label_a"], tests["label_b"], strict=True)) == list(
         zip(a12["label_a"], a12["label_b"], strict=True)
     )
-    assert list(dict.fromkeys(tests["a"])) == ["Random", "EDA"]  # the config's order
+    assert list(dict.fromkeys(tests["label_a"])) == ["Random", "EDA"]  # the config's order
     # What the tests compare, the A12 and the intervals compare: run means or games.
     per_block = {4} if test_on == "runs" else {4 * 16, 4 * 27}
     assert set(tests["n_a"]) == set(again.confidence_intervals()["n"]) == per_block

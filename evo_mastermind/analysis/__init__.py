@@ -18,6 +18,7 @@ if TYPE_CHECKING:
         pairwise_a12,
         vargha_delaney_a12,
     )
+    from evo_mastermind.analysis.frames import RENAMED_COLUMNS, ResultsFrame, read_table
     from evo_mastermind.analysis.ioh_export import export_ioh
     from evo_mastermind.analysis.kinds import PLOT_KINDS, PlotKind
     from evo_mastermind.analysis.plots import (
@@ -66,6 +67,9 @@ _EXPORTS = {
     "mean_confidence_intervals": "evo_mastermind.analysis.effect_sizes",
     "pairwise_a12": "evo_mastermind.analysis.effect_sizes",
     "vargha_delaney_a12": "evo_mastermind.analysis.effect_sizes",
+    "RENAMED_COLUMNS": "evo_mastermind.analysis.frames",
+    "ResultsFrame": "evo_mastermind.analysis.frames",
+    "read_table": "evo_mastermind.analysis.frames",
     "export_ioh": "evo_mastermind.analysis.ioh_export",
     "OKABE_ITO": "evo_mastermind.analysis.plots",
     "PLOT_KINDS": "evo_mastermind.analysis.kinds",
@@ -109,11 +113,13 @@ __all__ = [
     "GAME_COLUMNS",
     "OKABE_ITO",
     "PLOT_KINDS",
+    "RENAMED_COLUMNS",
     "SUMMARY_COLUMNS",
     "Analysis",
     "AnalysisError",
     "PlotKind",
     "Report",
+    "ResultsFrame",
     "a12_magnitude",
     "build_report",
     "compact_letters",
@@ -137,6 +143,7 @@ __all__ = [
     "plot_heatmap",
     "plot_results",
     "published_sections",
+    "read_table",
     "run_means",
     "save_figure",
     "significant_pairs",

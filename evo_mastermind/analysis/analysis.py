@@ -22,6 +22,7 @@ import pandas as pd
 
 from evo_mastermind.analysis.effect_sizes import mean_confidence_intervals, pairwise_a12
 from evo_mastermind.analysis.failures import failure_table
+from evo_mastermind.analysis.frames import results_frame
 from evo_mastermind.analysis.optimum import optimum_table
 from evo_mastermind.analysis.paired import (
     PairedBlock,
@@ -263,6 +264,9 @@ class Analysis:
     def table(self, name: str) -> pd.DataFrame | None:
         """The table ``name`` of :data:`TABLES`, computed on first use.
 
+        Its columns follow :mod:`~evo_mastermind.analysis.frames`' scheme; a former
+        column name still indexes it, with a :class:`DeprecationWarning`.
+
         Raises:
             AnalysisError: no table of that name.
         """
@@ -271,7 +275,8 @@ class Analysis:
             if entry is None:
                 names = ", ".join(table.name for table in TABLES)
                 raise AnalysisError(f"no analysis table {name!r}; the tables are {names}")
-            self._tables[name] = entry.compute(self)
+            table = entry.compute(self)
+            self._tables[name] = None if table is None else results_frame(table, name)
         return self._tables[name]
 
     def paired_blocks(self) -> list[PairedBlock]:
@@ -334,7 +339,8 @@ class Analysis:
         See :func:`~evo_mastermind.analysis.stats.group_table`.
         """
         if rule not in self._groups:
-            self._groups[rule] = group_table(self.summary, self.tests, rule)
+            groups = group_table(self.summary, self.tests, rule)
+            self._groups[rule] = results_frame(groups, "groups")
         return self._groups[rule]
 
     def intervals_at(self, seed: int, confidence: float) -> pd.DataFrame:

@@ -1,7 +1,8 @@
 """Writing an analysis into its results directory: its tables as CSV and its report.
 
 :func:`write_analysis` writes every table of an analysis that its kind of report writes, to
-the file :data:`~evo_mastermind.analysis.analysis.TABLES` names for it, and the report;
+the file :data:`~evo_mastermind.analysis.analysis.TABLES` names for it (floats rounded by
+:func:`~evo_mastermind.analysis.frames.table_csv`), and the report;
 a file of :data:`~evo_mastermind.runner.storage.REPORT_OUTPUTS` that this report does not
 write (a by-size table of a single-size run) is removed, since it would describe other
 games. A file whose content would change only in its timing columns is left as it is, so
@@ -15,6 +16,7 @@ import io
 from pathlib import Path
 
 from evo_mastermind.analysis.analysis import Analysis
+from evo_mastermind.analysis.frames import table_csv
 from evo_mastermind.runner.storage import REPORT_FILE, REPORT_OUTPUTS
 
 TIMING_SUMMARY_COLUMNS = ("mean_seconds", "mean_player_seconds", "max_seconds", "mean_ms", "max_ms")
@@ -64,7 +66,7 @@ def write_analysis(analysis: Analysis, markdown: str, results_dir: Path) -> None
     written = set()
     for name, table in analysis.written():
         if table is not None:
-            write_unless_same(results_dir / name, table.to_csv(index=False))
+            write_unless_same(results_dir / name, table_csv(table))
             written.add(name)
     write_unless_same(results_dir / REPORT_FILE, markdown)
     written.add(REPORT_FILE)

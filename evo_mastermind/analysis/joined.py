@@ -4,7 +4,9 @@ Comparing a player run today with baselines run last week needs their games in o
 :func:`join_results` joins directories whose games can be paired by secret: the same game
 sizes and the same secret sources drawn from the same root seed (a ``full`` source is every
 code once, whatever the seed). Anything else is refused in one line, as is a label played
-in two directories (rename one in its config, or report them apart).
+in two directories (rename one in its config, or report them apart). The joint analysis
+compares with the published table its first directory names; :func:`published_note` says
+so in one line when another directory names a different one.
 """
 
 from __future__ import annotations
@@ -77,3 +79,27 @@ def join_results(
     name = "+".join(record.name for record in records)
     joined = records[0].model_copy(update={"name": name, "players": players})
     return pd.concat(tables, ignore_index=True), joined
+
+
+def published_note(directories: Sequence[Path | str], advice: str) -> str | None:
+    """One line when the directories name different published tables (the first's is used).
+
+    Args:
+        directories: the joined results directories, in order.
+        advice: how the caller compares with another table (``--compare-with FILE``).
+
+    Returns:
+        None when every directory names the same published table (or none does).
+    """
+    named = [load_experiment(directory).compare_with for directory in directories]
+    others = [
+        f"{directory} names {table or 'none'}"
+        for directory, table in zip(directories, named, strict=True)
+        if table != named[0]
+    ]
+    if not others:
+        return None
+    return (
+        f"the joint report compares with the published table of {directories[0]} "
+        f"({named[0] or 'none'}); {', '.join(others)}; {advice}"
+    )

@@ -68,9 +68,9 @@ def _table_lines(
     if comparison is not None:
         header += ["published mean", "published range", "verdict"]
     lines = [_row(header), _row(["---"] * len(header))]
-    rows = {str(row["player"]): row for row in summary.to_dict("records")}
+    rows = {str(row["label"]): row for row in summary.to_dict("records")}
     published = (
-        {str(row["player"]): row for row in comparison.to_dict("records")}
+        {str(row["label"]): row for row in comparison.to_dict("records")}
         if comparison is not None
         else None
     )
@@ -111,19 +111,19 @@ def _comparison_lines(comparison: pd.DataFrame, missing: list[str], source: str)
     for row in outside.itertuples():
         side = "below" if "below" in str(row.verdict) else "above"
         target = str(row.published_label)
-        against = "" if target == str(row.player) else f" of {target}"
+        against = "" if target == str(row.label) else f" of {target}"
         lines.append(
-            f"- **{row.player}** is outside the published range{against}: mean {row.mean:.3f} is "
+            f"- **{row.label}** is outside the published range{against}: mean {row.mean:.3f} is "
             f"{side} {row.published_min:.3f}–{row.published_max:.3f} "
             f"(published mean {row.published_mean:.3f})."
         )
     if outside.empty and (comparison["verdict"] == INSIDE).any():
         lines.append("- Every reproduced row is inside the published range of run means.")
     published = comparison["verdict"] != UNPUBLISHED
-    renamed = comparison[published & (comparison["published_label"] != comparison["player"])]
+    renamed = comparison[published & (comparison["published_label"] != comparison["label"])]
     for row in renamed.itertuples():
-        lines.append(f"- **{row.player}** is held against the published row {row.published_label}.")
-    unmatched = comparison.loc[comparison["verdict"] == UNPUBLISHED, "player"].tolist()
+        lines.append(f"- **{row.label}** is held against the published row {row.published_label}.")
+    unmatched = comparison.loc[comparison["verdict"] == UNPUBLISHED, "label"].tolist()
     if unmatched:
         lines.append(f"- Not in the published table: {', '.join(unmatched)}.")
     if missing:
@@ -168,13 +168,13 @@ def _ranked_lines(
 ) -> list[str]:
     """One ranking's table (a whole block, or one section) and the pairs its lines misstate."""
     # A row without a solved game has no figures: it joins no group and comes last.
-    ranked = summary.loc[summary["runs"] > 0, "player"].tolist()
+    ranked = summary.loc[summary["runs"] > 0, "label"].tolist()
     different = significant_pairs(pairs_among(tests, block, ranked))
-    chosen = groups[groups["player"].isin(summary["player"])]
-    shown = [list(group["player"]) for _, group in chosen.groupby("group", sort=True)]
-    untested = chosen.loc[chosen["group"].isna(), "player"].tolist()
+    chosen = groups[groups["label"].isin(summary["label"])]
+    shown = [list(group["label"]) for _, group in chosen.groupby("group", sort=True)]
+    untested = chosen.loc[chosen["group"].isna(), "label"].tolist()
     shown += [untested] if untested else []
-    letters = dict(zip(chosen["player"], chosen["letters"], strict=True))
+    letters = dict(zip(chosen["label"], chosen["letters"], strict=True))
     lines = [*_table_lines(summary, shown, letters, comparison), ""]
     measured = [[label for label in group if label in ranked] for group in shown]
     notes = group_exceptions([group for group in measured if group], different)
@@ -206,7 +206,7 @@ def _block_lines(
     sections = list(dict.fromkeys(summary["section"]))
     if sections == [""]:
         lines += _ranked_lines(summary, tests, groups, comparison, block)
-        lines += failure_notes(failures, summary["player"].tolist())
+        lines += failure_notes(failures, summary["label"].tolist())
     else:
         for section in sections:
             title = f"Section {section}" if section else "In no published section"
@@ -216,7 +216,7 @@ def _block_lines(
                 "",
                 *_ranked_lines(chosen, tests, groups, comparison, block),
             ]
-            lines += [*failure_notes(failures, chosen["player"].tolist()), ""]
+            lines += [*failure_notes(failures, chosen["label"].tolist()), ""]
         lines.append(f"{heading} Against the published table")
     lines += ["", *optimum_lines(_in_block(analysis.frame("optimum"), block))]
     if comparison is not None and analysis.published is not None:
@@ -292,7 +292,7 @@ def _paired_lines(analysis: Analysis, heading: str) -> list[str]:
             f"{len(design.table)} secrets used, {design.dropped} dropped for failed games; "
             f"unit: secret mean."
         )
-        repeated = design.repeats.loc[design.repeats["identical_runs"], "player"].tolist()
+        repeated = design.repeats.loc[design.repeats["identical_runs"], "label"].tolist()
         if repeated:
             lines.append(
                 f"Runs that repeat the same games (deterministic), counted once: "
@@ -313,7 +313,7 @@ def _paired_lines(analysis: Analysis, heading: str) -> list[str]:
             ]
             ordered = chosen.sort_values("mean_rank", kind="stable")
             for row in ordered.to_dict("records"):
-                lines.append(_row([str(row["player"]), _number(float(row["mean_rank"]))]))
+                lines.append(_row([str(row["label"]), _number(float(row["mean_rank"]))]))
             lines.append("")
         if tests is not None and not (pairs := _in_block(tests, each.block)).empty:
             lines += [
@@ -324,9 +324,9 @@ def _paired_lines(analysis: Analysis, heading: str) -> list[str]:
                 _row(["---"] * 8),
             ]
             for row in pairs.to_dict("records"):
-                cells = [str(row["a"]), str(row["b"])]
+                cells = [str(row["label_a"]), str(row["label_b"])]
                 cells += [_number(float(row[c])) for c in ("mean_a", "mean_b", "mean_difference")]
-                cells += [f"{float(row['p']):.3g}", f"{float(row['p_holm']):.3g}"]
+                cells += [f"{float(row['p']):.3g}", f"{float(row['p_adjusted']):.3g}"]
                 lines.append(_row([*cells, "yes" if row["significant"] else "no"]))
             lines.append("")
         if bayes is not None and not (pairs := _in_block(bayes, each.block)).empty:
@@ -339,7 +339,7 @@ def _paired_lines(analysis: Analysis, heading: str) -> list[str]:
                 _row(["---"] * 5),
             ]
             for row in pairs.to_dict("records"):
-                cells = [str(row["a"]), str(row["b"])]
+                cells = [str(row["label_a"]), str(row["label_b"])]
                 cells += [
                     _number(float(row[c])) for c in ("p_a_better", "p_equivalent", "p_b_better")
                 ]

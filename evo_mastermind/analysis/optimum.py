@@ -89,7 +89,7 @@ SAMPLE_SOURCE = "the optimal tree replayed on the secrets played"
 
 OPTIMUM_COLUMNS = (
     *BLOCK_COLUMNS,
-    "player",
+    "label",
     "mean",
     "optimum",
     "above",
@@ -177,7 +177,7 @@ def optimum_table(summary: pd.DataFrame, games: pd.DataFrame | None = None) -> p
         optimum = known_optimum(pegs, colors)
         if optimum is None:
             continue
-        label = str(row["player"])
+        label = str(row["label"])
         played = pd.DataFrame()
         if games is not None:
             chosen = (
@@ -252,7 +252,7 @@ def optimum_lines(floor: pd.DataFrame) -> list[str]:
         figure = f"{whole}, {first['source']}"
     lines = [f"Optimum: {figure}. Each player's mean above it:", ""]
     for row in floor.to_dict("records"):
-        player, failed, played = row["player"], int(row["failed"]), int(row["played"])
+        player, failed, played = row["label"], int(row["failed"]), int(row["played"])
         if pd.isna(row["above"]):
             lines.append(f"- {player}: no solved game ({failed} of {played} failed)")
             continue

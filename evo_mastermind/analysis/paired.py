@@ -46,20 +46,28 @@ PAIR_KEY = ("pegs", "colors", "secrets", "secret", "occurrence")
 """What makes two players' games comparable: the same secret of the same source and size."""
 
 SIGNED_RANK_COLUMNS = (
-    "a",
-    "b",
-    "secrets",
+    "label_a",
+    "label_b",
+    "n_secrets",
     "mean_a",
     "mean_b",
     "mean_difference",
     "statistic",
     "p",
-    "p_holm",
+    "p_adjusted",
     "significant",
 )
 """Columns of :func:`signed_rank_tests`: one row per pair of players, in player order."""
 
-BAYES_COLUMNS = ("a", "b", "secrets", "rope", "p_a_better", "p_equivalent", "p_b_better")
+BAYES_COLUMNS = (
+    "label_a",
+    "label_b",
+    "n_secrets",
+    "rope",
+    "p_a_better",
+    "p_equivalent",
+    "p_b_better",
+)
 """Columns of :func:`bayesian_signed_rank_tests` (better: fewer guesses)."""
 
 UNIT = "secret mean (a player's guesses on one secret, averaged over its runs)"
@@ -168,8 +176,8 @@ def run_repeats(games: pd.DataFrame, players: Sequence[str]) -> pd.DataFrame:
                 lambda values: len({str(value) for value in values})
             )
             identical = bool((moves <= 1).all())
-        rows.append({"player": label, "runs": runs, "identical_runs": identical and runs > 1})
-    return pd.DataFrame(rows, columns=["player", "runs", "identical_runs"])
+        rows.append({"label": label, "runs": runs, "identical_runs": identical and runs > 1})
+    return pd.DataFrame(rows, columns=["label", "runs", "identical_runs"])
 
 
 def friedman_test(design: PairedDesign, alpha: float = 0.05) -> FriedmanResult:
@@ -227,9 +235,9 @@ def signed_rank_tests(design: PairedDesign, alpha: float = 0.05, holm: bool = Tr
             statistic, p = float(result.statistic), float(result.pvalue)
         rows.append(
             {
-                "a": first,
-                "b": second,
-                "secrets": len(a),
+                "label_a": first,
+                "label_b": second,
+                "n_secrets": len(a),
                 "mean_a": float(a.mean()),
                 "mean_b": float(b.mean()),
                 "mean_difference": float((a - b).mean()),
@@ -240,8 +248,9 @@ def signed_rank_tests(design: PairedDesign, alpha: float = 0.05, holm: bool = Tr
     table = pd.DataFrame(rows, columns=list(SIGNED_RANK_COLUMNS[:-2]))
     if table.empty:
         return pd.DataFrame(columns=list(SIGNED_RANK_COLUMNS))
-    table["p_holm"] = multipletests(table["p"].to_numpy(), method="holm")[1] if holm else table["p"]
-    table["significant"] = table["p_holm"] < alpha
+    adjusted = multipletests(table["p"].to_numpy(), method="holm")[1] if holm else table["p"]
+    table["p_adjusted"] = adjusted
+    table["significant"] = table["p_adjusted"] < alpha
     return table
 
 
@@ -270,9 +279,9 @@ def bayesian_signed_rank_tests(
         )
         rows.append(
             {
-                "a": first,
-                "b": second,
-                "secrets": len(a),
+                "label_a": first,
+                "label_b": second,
+                "n_secrets": len(a),
                 "rope": rope,
                 "p_a_better": float(right),
                 "p_equivalent": float(equivalent),
@@ -288,12 +297,15 @@ PairedChoice = Literal["auto", "friedman", "signed_rank", "bayesian", "none"]
 BLOCK = ("pegs", "colors", "secrets")
 """The columns naming a block (one size, one secret source) in the paired tables."""
 
-PAIRED_TEST_COLUMNS = (*BLOCK, "a", "b", "n_secrets", "dropped", *SIGNED_RANK_COLUMNS[3:])
+PAIR = ("label_a", "label_b")
+"""The columns naming a pair of players."""
+
+PAIRED_TEST_COLUMNS = (*BLOCK, *PAIR, "n_secrets", "dropped", *SIGNED_RANK_COLUMNS[3:])
 """Columns of ``paired_tests.csv``: the signed-rank test of every pair, per block."""
 
 MEAN_RANK_COLUMNS = (
     *BLOCK,
-    "player",
+    "label",
     "mean_rank",
     "n_secrets",
     "dropped",
@@ -304,7 +316,7 @@ MEAN_RANK_COLUMNS = (
 )
 """Columns of ``mean_ranks.csv``: each player's mean rank, with its block's Friedman test."""
 
-BAYES_TABLE_COLUMNS = (*BLOCK, "a", "b", "n_secrets", "dropped", *BAYES_COLUMNS[3:])
+BAYES_TABLE_COLUMNS = (*BLOCK, *PAIR, "n_secrets", "dropped", *BAYES_COLUMNS[3:])
 """Columns of ``bayesian_tests.csv``: the Bayesian signed-rank test of every pair, per block."""
 
 BAYES_ROPE = 0.01
@@ -376,8 +388,7 @@ def _chosen(
 def _with_block(
     table: pd.DataFrame, block: tuple[int, int, str], design: PairedDesign
 ) -> pd.DataFrame:
-    named = table.rename(columns={"secrets": "n_secrets"})
-    return named.assign(pegs=block[0], colors=block[1], secrets=block[2], dropped=design.dropped)
+    return table.assign(pegs=block[0], colors=block[1], secrets=block[2], dropped=design.dropped)
 
 
 def paired_test_table(
@@ -428,7 +439,7 @@ def mean_rank_table(
             _with_block(
                 pd.DataFrame(
                     {
-                        "player": [str(label) for label in ranks.index],
+                        "label": [str(label) for label in ranks.index],
                         "mean_rank": ranks.to_numpy(float),
                         "n_secrets": result.secrets,
                         "friedman_statistic": result.statistic,

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from evo_mastermind.analysis.frames import current_names, results_frame
 from evo_mastermind.analysis.results import AnalysisError, require_columns
 from evo_mastermind.files import check_readable_file
 from evo_mastermind.paths import current_name, find_project_root, within_project
@@ -29,7 +30,7 @@ PUBLISHED_COLUMNS = ("label", "section", "min", "mean", "median", "max", "sd", "
 """Columns of a published-table CSV."""
 
 COMPARISON_COLUMNS = (
-    "player",
+    "label",
     "mean",
     "published_mean",
     "published_min",
@@ -152,7 +153,7 @@ def compare_with_published(
 
     Args:
         summary: a table from :func:`~evo_mastermind.analysis.summary.summary_table`
-            (``player`` and ``mean`` are used).
+            (``label`` and ``mean`` are used).
         published: a table from :func:`load_published`.
         compare_as: played label → published label, for rows held against a published row
             of another name (the config's ``compare_as``).
@@ -162,11 +163,12 @@ def compare_with_published(
         counterpart have NaN figures and the verdict :data:`UNPUBLISHED`.
         ``published_label`` names the published row each was compared with.
     """
-    require_columns(summary, ("player", "mean"), what="summary")
+    summary = current_names(summary, "summary", "the summary compared")
+    require_columns(summary, ("label", "mean"), what="summary")
     reference = published.set_index("label")
     aliases = dict(compare_as or {})
     rows = []
-    for player, mean in zip(summary["player"], summary["mean"], strict=True):
+    for player, mean in zip(summary["label"], summary["mean"], strict=True):
         target = aliases.get(player, player)
         if target in reference.index:
             row = reference.loc[target]
@@ -176,7 +178,7 @@ def compare_with_published(
         else:
             nan = float("nan")
             rows.append((player, float(mean), nan, nan, nan, nan, UNPUBLISHED, ""))
-    return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
+    return results_frame(pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS)), "comparison")
 
 
 def published_sections(published: pd.DataFrame) -> dict[str, str]:
@@ -199,5 +201,6 @@ def unreproduced(
 ) -> list[str]:
     """Published labels no summary row is compared with (strategies not run)."""
     aliases = dict(compare_as or {})
-    played = {aliases.get(player, player) for player in summary["player"]}
+    summary = current_names(summary, "summary", "the summary compared")
+    played = {aliases.get(label, label) for label in summary["label"]}
     return [label for label in published["label"] if label not in played]

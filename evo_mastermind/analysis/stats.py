@@ -29,6 +29,7 @@ import numpy.typing as npt
 import pandas as pd
 from scipy.stats import mannwhitneyu
 
+from evo_mastermind.analysis.frames import results_frame
 from evo_mastermind.analysis.results import (
     BLOCK_COLUMNS,
     AnalysisError,
@@ -46,8 +47,8 @@ Pair = frozenset[str]
 TEST_COLUMNS = (
     *BLOCK_COLUMNS,
     "section",
-    "a",
-    "b",
+    "label_a",
+    "label_b",
     "n_a",
     "n_b",
     "mean_a",
@@ -163,8 +164,8 @@ def pairwise_tests(
                         "colors": colors,
                         "secrets": secrets,
                         "section": section,
-                        "a": first,
-                        "b": second,
+                        "label_a": first,
+                        "label_b": second,
                         "n_a": values[first].size,
                         "n_b": values[second].size,
                         "mean_a": float(values[first].mean()),
@@ -181,14 +182,15 @@ def pairwise_tests(
                 row["p_adjusted"] = float(p_adjusted)
                 row["significant"] = bool(p_adjusted <= alpha)
         rows.extend(block_rows)
-    return pd.DataFrame(rows, columns=list(TEST_COLUMNS))
+    return results_frame(pd.DataFrame(rows, columns=list(TEST_COLUMNS)), "tests")
 
 
 def significant_pairs(tests: pd.DataFrame) -> set[Pair]:
     """The pairs of labels a test table marks as significantly different."""
-    require_columns(tests, ("a", "b", "significant"), what="tests", allow_empty=True)
+    require_columns(tests, ("label_a", "label_b", "significant"), what="tests", allow_empty=True)
     chosen = tests[tests["significant"].astype(bool)]
-    return {frozenset((str(a), str(b))) for a, b in zip(chosen["a"], chosen["b"], strict=True)}
+    pairs = zip(chosen["label_a"], chosen["label_b"], strict=True)
+    return {frozenset((str(a), str(b))) for a, b in pairs}
 
 
 def check_group_rule(rule: object) -> GroupRule:
@@ -291,7 +293,7 @@ def compact_letters(ranked: Sequence[str], different: Iterable[Pair]) -> dict[st
     return letters
 
 
-GROUP_COLUMNS = (*BLOCK_COLUMNS, "section", "player", "rank", "group", "letters")
+GROUP_COLUMNS = (*BLOCK_COLUMNS, "section", "label", "rank", "group", "letters")
 """Columns of :func:`group_table`."""
 
 
@@ -315,8 +317,8 @@ def group_table(
     rows: list[dict[str, Any]] = []
     for key, chosen in summary.groupby([*BLOCK_COLUMNS, "section"], sort=False):
         pegs, colors, secrets, section = cast(tuple[int, int, str, str], key)
-        ranked = chosen.loc[chosen["runs"] > 0, "player"].tolist()
-        unmeasured = chosen.loc[chosen["runs"] == 0, "player"].tolist()
+        ranked = chosen.loc[chosen["runs"] > 0, "label"].tolist()
+        unmeasured = chosen.loc[chosen["runs"] == 0, "label"].tolist()
         different = significant_pairs(pairs_among(tests, (pegs, colors, secrets), ranked))
         letters = compact_letters(ranked, different)
         shown = paper_groups(ranked, different, rule) + ([unmeasured] if unmeasured else [])
@@ -327,7 +329,7 @@ def group_table(
                 "colors": colors,
                 "secrets": secrets,
                 "section": section,
-                "player": label,
+                "label": label,
                 "rank": next(ranks),
                 # A player without a solved game was never tested: it is in no group.
                 "group": pd.NA if label in unmeasured else number,
@@ -347,4 +349,4 @@ def pairs_among(
     """The tested pairs of one block (pegs, colors, secrets) whose labels are both in ``labels``."""
     pegs, colors, secrets = block
     chosen = (tests["pegs"] == pegs) & (tests["colors"] == colors) & (tests["secrets"] == secrets)
-    return tests[chosen & tests["a"].isin(labels) & tests["b"].isin(labels)]
+    return tests[chosen & tests["label_a"].isin(labels) & tests["label_b"].isin(labels)]

@@ -19,6 +19,7 @@ from typing import Any, cast
 
 import pandas as pd
 
+from evo_mastermind.analysis.frames import results_frame
 from evo_mastermind.analysis.results import (
     BLOCK_COLUMNS,
     Experiment,
@@ -27,8 +28,8 @@ from evo_mastermind.analysis.results import (
     require_columns,
 )
 
-SUMMARY_COLUMNS = ("player", "runs", "min", "mean", "median", "max", "sd", "max_guesses")
-"""The paper's columns, first in every summary table (``player`` holds the entry's label)."""
+SUMMARY_COLUMNS = ("label", "runs", "min", "mean", "median", "max", "sd", "max_guesses")
+"""The paper's columns, first in every summary table (``label`` holds the entry's label)."""
 
 EXTRA_COLUMNS = (
     *BLOCK_COLUMNS,
@@ -142,7 +143,7 @@ def summary_table(
             counted = solved_games(played)["n_guesses"]
             rows.append(
                 {
-                    "player": str(label),
+                    "label": str(label),
                     "runs": int(means.size),
                     "min": float(means.min()),
                     "mean": float(means.mean()),
@@ -170,7 +171,7 @@ def summary_table(
             )
     keys = [*BLOCK_COLUMNS, "_section", "mean", "_order"]
     table = pd.DataFrame(rows).sort_values(keys, kind="stable").reset_index(drop=True)
-    return table[[*SUMMARY_COLUMNS, *EXTRA_COLUMNS]]
+    return results_frame(table[[*SUMMARY_COLUMNS, *EXTRA_COLUMNS]], "summary")
 
 
 def grouped_summary(games: pd.DataFrame, experiment: Experiment | None = None) -> pd.DataFrame:

@@ -94,14 +94,14 @@ def pairwise_score_tests(games: pd.DataFrame, score: str = "score_sqrt") -> pd.D
             rows.append(
                 {
                     "secrets": source,
-                    "a": a,
-                    "b": b,
+                    "label_a": a,
+                    "label_b": b,
                     "mean_a": float(x.mean()),
                     "mean_b": float(y.mean()),
                     "p": p_value,
                 }
             )
-    return pd.DataFrame(rows, columns=["secrets", "a", "b", "mean_a", "mean_b", "p"])
+    return pd.DataFrame(rows, columns=["secrets", "label_a", "label_b", "mean_a", "mean_b", "p"])
 
 
 def _markdown_table(frame: pd.DataFrame) -> list[str]:
@@ -166,7 +166,7 @@ def tournament_markdown(
         if len(pairs):
             shown = pairs.assign(
                 verdict=["different" if p < 0.05 else "not different" for p in pairs["p"]]
-            )[["a", "b", "mean_a", "mean_b", "p", "verdict"]]
+            )[["label_a", "label_b", "mean_a", "mean_b", "p", "verdict"]]
             lines += [
                 "Welch t-tests of per-round `sqrt` scores (α = 0.05):",
                 "",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from evo_mastermind.cli.common import UsageError, _warn_if_incomplete
@@ -25,7 +26,7 @@ def _report(args: argparse.Namespace) -> int:
 def _joint_report(args: argparse.Namespace, directories: list[Path], compare: Path | None) -> int:
     """One report of several directories' games, written into a new ``--out`` directory."""
     from evo_mastermind.analysis.analysis import Analysis
-    from evo_mastermind.analysis.joined import join_results
+    from evo_mastermind.analysis.joined import join_results, published_note
     from evo_mastermind.analysis.report import write_analysis_report
 
     if args.out is None:
@@ -37,9 +38,12 @@ def _joint_report(args: argparse.Namespace, directories: list[Path], compare: Pa
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageError(f"--out {out} exists and is not an empty directory; give a new one")
     games, record = join_results(directories)
+    note = None if compare else published_note(directories, "--compare-with FILE names another")
     analysis = Analysis.of_results(games, record, directories[0], compare)
     out.mkdir(parents=True, exist_ok=True)
     print(write_analysis_report(analysis, out, args.rule))
+    if note is not None:
+        print(f"note: {note}", file=sys.stderr)
     for directory in directories:
         _warn_if_incomplete(directory)
     return 0

@@ -116,7 +116,7 @@ def verdict_lines(done: Reproduced) -> list[str]:
         played += f" ({outcome.already_done:,} already done)"
     seconds = f" in {outcome.seconds:.1f} s" if outcome else ""
     lines = [f"{done.table}: {played}{seconds}; report and plots in {done.results.path}"]
-    width = max(len(str(player)) for player in done.comparison["player"])
+    width = max(len(str(player)) for player in done.comparison["label"])
     for row in done.comparison.itertuples():
         if row.verdict == UNPUBLISHED:
             published = "not in the paper"
@@ -126,9 +126,9 @@ def verdict_lines(done: Reproduced) -> list[str]:
                 f"({row.published_min:.3f}–{row.published_max:.3f})"
             )
         verdict = "" if row.verdict == UNPUBLISHED else f"  {row.verdict}"
-        if row.verdict != UNPUBLISHED and str(row.published_label) != str(row.player):
+        if row.verdict != UNPUBLISHED and str(row.published_label) != str(row.label):
             published += f" as {row.published_label!r}"
-        lines.append(f"  {row.player!s:<{width}}  {row.mean:.3f}  {published}{verdict}")
+        lines.append(f"  {row.label!s:<{width}}  {row.mean:.3f}  {published}{verdict}")
     return lines
 
 
@@ -144,7 +144,7 @@ def tally_line(reproduced: Sequence[Reproduced]) -> str:
         inside += int((published["verdict"] == INSIDE).sum())
         for row in published[published["verdict"] != INSIDE].itertuples():
             where = "below" if "below" in str(row.verdict) else "above"
-            outside.append(f"{done.table} {row.player} ({where})")
+            outside.append(f"{done.table} {row.label} ({where})")
     line = f"{inside} of {compared} published rows reproduced inside the published range"
     return line + (f"; outside: {', '.join(outside)}" if outside else "")
 

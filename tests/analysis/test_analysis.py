@@ -61,7 +61,7 @@ def test_a_player_without_a_solved_game_comes_last_in_no_group() -> None:
         ignore_index=True,
     )
     groups = Analysis(games, experiment_record(games)).groups()
-    assert groups[["player", "rank", "group", "letters"]].values.tolist() == [
+    assert groups[["label", "rank", "group", "letters"]].values.tolist() == [
         ["A", 1, 1, "a"],
         ["B", 2, 2, "b"],
         ["Lost", 3, pd.NA, ""],
@@ -72,7 +72,7 @@ def test_a_player_without_a_solved_game_comes_last_in_no_group() -> None:
 def test_the_optimum_table_measures_each_row_from_the_floor() -> None:
     games = fixed_games({"Entropy": [[4] * 600 + [5] * 400] * 2, "Random": [[5] * 1000] * 2})
     floor = Analysis(games, experiment_record(games)).frame("optimum")
-    assert floor["player"].tolist() == ["Entropy", "Random"]
+    assert floor["label"].tolist() == ["Entropy", "Random"]
     assert floor["above"].round(3).tolist() == [0.06, 0.66] and set(floor["total"]) == {5625}
     none = fixed_games({"Entropy": [[4] * 10] * 2}, pegs=6, colors=9)
     assert Analysis(none, experiment_record(none)).frame("optimum").empty
@@ -102,7 +102,7 @@ def test_failed_games_are_counted_once_per_block_and_player() -> None:
     analysis = Analysis(games, experiment_record(games))
     failures = analysis.frame("failures")
     assert failures["label"].tolist() == ["B"]
-    row = next(r for r in analysis.summary.to_dict("records") if r["player"] == "B")
+    row = next(r for r in analysis.summary.to_dict("records") if r["label"] == "B")
     failed = int(row["failed"])
     assert int(failures["failed"].iloc[0]) == failed > 0
     assert int(failures["games"].iloc[0]) == int(row["games"]) == 100

@@ -24,7 +24,7 @@ def test_two_directories_are_analysed_as_one(tmp_path: Path) -> None:
     games, record = join_results([first, second])
     assert record.name == "baselines+new" and record.labels() == ["Entropy", "Random"]
     tests = Analysis(games, record).tests
-    assert tests[["a", "b"]].values.tolist() == [["Entropy", "Random"]]
+    assert tests[["label_a", "label_b"]].values.tolist() == [["Entropy", "Random"]]
     assert len(games) == 80
 
 
@@ -50,11 +50,15 @@ def test_load_joins_directories_and_will_not_write_into_either(tmp_path: Path) -
     second = _directory(tmp_path, "new", "Random")
     results = evo_mastermind.load([first, second])
     assert results.joined == (first, second)
-    assert results.summary()["player"].tolist() == ["Entropy", "Random"]
+    assert results.summary()["label"].tolist() == ["Entropy", "Random"]
     assert "# baselines+new" in results.report()
     with pytest.raises(AnalysisError, match="joins 2 results directories and has none"):
         results.write_report()
     assert not (first / "report.md").exists()
+    table = "evo_mastermind/studies/published/runarsson_merelo_2009_table2.csv"
+    compared = _directory(tmp_path, "compared", "Knuth", compare_with=table)
+    with pytest.warns(UserWarning, match=rf"\(none\); {compared} names .*table2.csv; list"):
+        evo_mastermind.load([first, compared])
 
 
 def test_the_report_command_writes_a_joint_report_into_a_new_out_directory(
@@ -72,6 +76,11 @@ def test_the_report_command_writes_a_joint_report_into_a_new_out_directory(
     assert "needs --out DIR" in capsys.readouterr().err
     assert main(["report", str(first), str(second), "--out", str(tmp_path / "joint")]) != 0
     assert "is not an empty directory" in capsys.readouterr().err
+    table = "evo_mastermind/studies/published/runarsson_merelo_2009_table2.csv"
+    compared = _directory(tmp_path, "compared", "Knuth", compare_with=table)
+    assert main(["report", str(first), str(compared), "--out", str(tmp_path / "y")]) == 0
+    (note,) = [line for line in capsys.readouterr().err.splitlines() if line.startswith("note")]
+    assert note.endswith(f"{compared} names {table}; --compare-with FILE names another")
     other = _directory(tmp_path, "other", "Random", pegs=5)
     assert main(["report", str(first), str(other), "--out", str(tmp_path / "x")]) != 0
     error = capsys.readouterr().err

@@ -94,15 +94,15 @@ def test_friedman_by_hand() -> None:
 def test_signed_rank_by_hand_and_by_scipy() -> None:
     table = signed_rank_tests(paired_design(_games(GUESSES)), holm=True)
     a_b = table.iloc[0]
-    assert (a_b["a"], a_b["b"], a_b["secrets"]) == ("A", "B", 5)
+    assert (a_b["label_a"], a_b["label_b"], a_b["n_secrets"]) == ("A", "B", 5)
     # Differences -1, -1, 0, -1, -1: no positive rank at all.
     assert a_b["statistic"] == 0 and a_b["mean_difference"] == pytest.approx(-0.8)
     expected = wilcoxon(GUESSES["A"], GUESSES["B"], zero_method="pratt").pvalue
     assert a_b["p"] == pytest.approx(expected)
     # Holm: the smallest of three p-values times 3, the others never below it.
     ordered = table.sort_values("p")
-    assert ordered["p_holm"].iloc[0] == pytest.approx(min(1.0, 3 * ordered["p"].iloc[0]))
-    assert (np.diff(ordered["p_holm"].to_numpy()) >= 0).all()
+    assert ordered["p_adjusted"].iloc[0] == pytest.approx(min(1.0, 3 * ordered["p"].iloc[0]))
+    assert (np.diff(ordered["p_adjusted"].to_numpy()) >= 0).all()
 
 
 def test_bayesian_signed_rank_is_seeded_and_sums_to_one() -> None:
@@ -132,11 +132,11 @@ def test_the_report_tables_name_their_block_and_follow_the_setting() -> None:
     assert list(ranks.columns) == list(MEAN_RANK_COLUMNS)
     assert list(pairs.columns) == list(PAIRED_TEST_COLUMNS)
     # The config's order, one secret dropped (C failed on it), four used.
-    assert ranks["player"].tolist() == ["C", "B", "A"] and set(ranks["dropped"]) == {1}
+    assert ranks["label"].tolist() == ["C", "B", "A"] and set(ranks["dropped"]) == {1}
     # By hand over secrets 0-3 (ties share ranks): C 3, 2.5, 3, 3; B 2, 2.5, 1.5, 2; A the rest.
     assert ranks["mean_rank"].tolist() == [2.875, 2.0, 1.125] and set(ranks["n_secrets"]) == {4}
     assert set(ranks["friedman_statistic"]) == {friedman_test(found[0].design).statistic}  # type: ignore[arg-type]
-    assert pairs[["a", "b"]].values.tolist() == [["C", "B"], ["C", "A"], ["B", "A"]]
+    assert pairs[["label_a", "label_b"]].values.tolist() == [["C", "B"], ["C", "A"], ["B", "A"]]
     assert bayesian_test_table(found, record) is None  # not asked for
     only_ranks = {**record, "paired": "friedman"}
     assert paired_test_table(found, only_ranks) is None

@@ -91,7 +91,7 @@ def test_verdict_uses_the_published_precision() -> None:
 def test_comparison_joins_by_label() -> None:
     published = load_published(TABLES[2])
     summary = pd.DataFrame(
-        {"player": ["Entropy", "Knuth", "Worst case"], "mean": [4.401, 4.476, 4.52]}
+        {"label": ["Entropy", "Knuth", "Worst case"], "mean": [4.401, 4.476, 4.52]}
     )
     comparison = compare_with_published(summary, published)
     assert list(comparison.columns) == list(COMPARISON_COLUMNS)
@@ -107,7 +107,7 @@ def test_comparison_joins_by_label() -> None:
 def test_a_row_compared_as_another_label_gets_that_rows_verdict() -> None:
     published = load_published(TABLES[3])
     summary = pd.DataFrame(
-        {"player": ["EDA + f_l", "EDA + f_l, ABCA opening"], "mean": [4.627, 4.571]}
+        {"label": ["EDA + f_l", "EDA + f_l, ABCA opening"], "mean": [4.627, 4.571]}
     )
     aliases = {"EDA + f_l, ABCA opening": "EDA + f_l"}
     comparison = compare_with_published(summary, published, aliases)

@@ -48,7 +48,7 @@ def test_the_tests_a12_and_intervals_count_a_deterministic_players_games_once() 
     # Knuth's mean is that of its one run either way; only the count changed.
     once_mean = once.intervals.set_index("label")["mean"].to_dict()["Knuth"]
     assert intervals["mean"].to_dict()["Knuth"] == once_mean
-    summary = analysis.summary.set_index("player")
+    summary = analysis.summary.set_index("label")
     assert summary.loc["Knuth", "runs"] == 3  # the paper's table still shows every run
     report = paper_markdown(analysis)
     assert "Runs counted once: Knuth (3 identical runs)" in report

@@ -117,10 +117,11 @@ def test_write_report_writes_every_file(tmp_path: Path, monkeypatch: pytest.Monk
     assert "experiments/runarsson_merelo_2009_table2.csv" in markdown
     summary = pd.read_csv(results / "summary.csv")
     assert list(summary.columns[:8]) == list(SUMMARY_COLUMNS)
-    assert set(summary["player"]) == {"Entropy", "Most parts", "Random"}
+    assert set(summary["label"]) == {"Entropy", "Most parts", "Random"}
     tests = pd.read_csv(results / "wilcoxon.csv")
     assert len(tests) == 3
-    assert {"a", "b", "statistic", "p", "p_adjusted", "significant"} <= set(tests.columns)
+    columns = {"label_a", "label_b", "statistic", "p", "p_adjusted", "significant"}
+    assert columns <= set(tests.columns)
     assert not (results / "by_size.csv").exists()
 
 
@@ -207,7 +208,7 @@ def test_a_sectioned_table_is_ranked_grouped_and_tested_within_each_section() ->
     assert "Entropy mu=10 and Entropy mu=20" not in markdown
     assert "- Not in the published table: Knuth, Random." in markdown
     assert "Published but not played here: Expected size mu=20, Worst case mu=20, Most" in markdown
-    assert report.summary["player"].tolist() == [
+    assert report.summary["label"].tolist() == [
         "Entropy mu=20",
         "Most parts mu=20",
         "Entropy mu=10",
@@ -224,7 +225,7 @@ def test_a_sectioned_table_is_ranked_grouped_and_tested_within_each_section() ->
         "mu=10": 1,
         "": 1,
     }
-    across = tests[(tests["a"] == "Entropy mu=10") & (tests["b"] == "Entropy mu=20")]
+    across = tests[(tests["label_a"] == "Entropy mu=10") & (tests["label_b"] == "Entropy mu=20")]
     assert across["significant"].tolist() == [True]
 
 

@@ -31,7 +31,7 @@ def test_the_sample_floor_is_the_optimal_tree_replayed_on_the_sample(
     games = make_games({"A": STRONG, "B": WEAK}, runs=2, games_per_run=15, pegs=pegs, colors=colors)
     games["secrets"] = "sample"
     table = Analysis(games, experiment_record(games)).frame("optimum")
-    floor = {str(row["player"]): row for row in table.to_dict("records")}
+    floor = {str(row["label"]): row for row in table.to_dict("records")}
     for label in ("A", "B"):
         played = games[games["label"] == label]
         runs = [_replayed(pegs, colors, list(run["secret"])) for _, run in played.groupby("run")]
@@ -64,7 +64,7 @@ def test_failed_games_are_counted_beside_the_distance_and_no_nan_is_shown() -> N
         ignore_index=True,
     )
     analysis = Analysis(games, experiment_record(games))
-    floor = {str(row["player"]): row for row in analysis.frame("optimum").to_dict("records")}
+    floor = {str(row["label"]): row for row in analysis.frame("optimum").to_dict("records")}
     assert floor["B"]["failed"] == 6 and floor["B"]["played"] == 66
     assert pd.isna(floor["Lost"]["above"])
     report = paper_markdown(analysis)
@@ -75,4 +75,4 @@ def test_failed_games_are_counted_beside_the_distance_and_no_nan_is_shown() -> N
         in report
     )
     lost = analysis.groups().to_dict("records")[-1]
-    assert lost["player"] == "Lost" and pd.isna(lost["group"]) and lost["letters"] == ""
+    assert lost["label"] == "Lost" and pd.isna(lost["group"]) and lost["letters"] == ""

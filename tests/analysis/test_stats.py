@@ -69,7 +69,8 @@ def test_every_pair_is_tested_in_config_order() -> None:
     games = make_games({"A": STRONG, "B": WEAK, "C": STRONG, "D": WEAK}, runs=10, seed=3)
     tests = pairwise_tests(games)
     assert list(tests.columns) == list(TEST_COLUMNS)
-    assert list(zip(tests["a"], tests["b"], strict=True)) == list(combinations("ABCD", 2))
+    tested = zip(tests["label_a"], tests["label_b"], strict=True)
+    assert list(tested) == list(combinations("ABCD", 2))
     assert (tests["n_a"] == 1000).all()
     assert (tests["p_adjusted"] == tests["p"]).all()
     assert significant_pairs(tests) >= pairs("AB", "BC", "AD", "CD")
@@ -127,7 +128,7 @@ def test_identical_players_form_one_group() -> None:
     games = fixed_games({"X": [[4, 5, 6]] * 3, "Y": [[4, 5, 6]] * 3, "Z": [[6, 5, 4]] * 3})
     different = significant_pairs(pairwise_tests(games))
     assert different == set()
-    ranked = summary_table(games)["player"].tolist()
+    ranked = summary_table(games)["label"].tolist()
     assert paper_groups(ranked, different) == [ranked]
     assert set(compact_letters(ranked, different).values()) == {"a"}
     assert group_exceptions([ranked], different) == []

@@ -18,8 +18,8 @@ def test_paper_statistics_are_over_run_means() -> None:
     games = fixed_games({"Slow": [[4, 4], [5, 5], [6, 9]], "Fast": [[3, 5], [4, 4], [4, 4]]})
     table = summary_table(games)
     assert list(table.columns) == [*SUMMARY_COLUMNS, *EXTRA_COLUMNS]
-    assert table["player"].tolist() == ["Fast", "Slow"]  # ranked by mean
-    slow = table.set_index("player").to_dict("index")["Slow"]
+    assert table["label"].tolist() == ["Fast", "Slow"]  # ranked by mean
+    slow = table.set_index("label").to_dict("index")["Slow"]
     assert (slow["runs"], slow["min"], slow["median"], slow["max"]) == (3, 4.0, 5.0, 7.5)
     assert slow["mean"] == pytest.approx(5.5)
     assert slow["sd"] == pytest.approx(pd.Series([4.0, 5.0, 7.5]).std())
@@ -32,7 +32,7 @@ def test_paper_statistics_are_over_run_means() -> None:
 def test_one_run_has_no_standard_deviation_and_ties_keep_config_order() -> None:
     games = fixed_games({"B": [[4, 5]], "A": [[5, 4]]})
     table = summary_table(games, {"players": [{"label": "A"}, {"label": "B"}]})
-    assert table["player"].tolist() == ["A", "B"]
+    assert table["label"].tolist() == ["A", "B"]
     assert table["sd"].isna().all()
 
 
@@ -44,7 +44,7 @@ def test_extras_count_evaluations_unsolved_games_and_time() -> None:
         evaluations={"EA": 400.0},
         unsolved={"EA": 0.25},
     )
-    table = summary_table(games).set_index("player").to_dict("index")
+    table = summary_table(games).set_index("label").to_dict("index")
     assert table["EA"]["mean_evaluations"] == pytest.approx(400, rel=0.02)
     assert math.isnan(table["Exhaustive"]["mean_evaluations"])
     assert 0.7 < table["EA"]["win_rate"] < 0.8
@@ -59,7 +59,7 @@ def test_extras_give_the_share_of_the_space_examined_and_capped_guesses() -> Non
     games.loc[ea, "distinct_codes"] = 324  # a quarter of the 1296 codes of (4,6)
     games["capped_guesses"] = pd.Series(pd.NA, index=games.index, dtype="Int64")
     games.loc[ea, "capped_guesses"] = 1
-    table = summary_table(games).set_index("player").to_dict("index")
+    table = summary_table(games).set_index("label").to_dict("index")
     assert table["EA"]["mean_distinct_codes"] == 324
     assert table["EA"]["fraction_examined"] == pytest.approx(0.25)
     assert table["EA"]["capped_guesses"] == 100
@@ -79,7 +79,7 @@ def test_sizes_are_summarised_apart() -> None:
     large = make_games({"A": WEAK}, runs=2, games_per_run=50, pegs=5, colors=8, secrets="sample")
     games = pd.concat([large, small], ignore_index=True)
     table = summary_table(games)
-    assert list(zip(table["player"], table["pegs"], strict=True)) == [("A", 4), ("B", 4), ("A", 5)]
+    assert list(zip(table["label"], table["pegs"], strict=True)) == [("A", 4), ("B", 4), ("A", 5)]
     grouped = grouped_summary(games)
     assert list(grouped.columns) == list(GROUPED_COLUMNS)
     assert list(zip(grouped["label"], grouped["colors"], strict=True)) == [
@@ -107,6 +107,6 @@ def test_sections_rank_rows_within_each_section_in_the_given_order() -> None:
     )
     sections = {"A2": "second", "B2": "second", "A1": "first", "B1": "first"}
     table = summary_table(games, sections=sections)
-    assert table["player"].tolist() == ["B2", "A2", "A1", "B1", "Free"]
+    assert table["label"].tolist() == ["B2", "A2", "A1", "B1", "Free"]
     assert table["section"].tolist() == ["second", "second", "first", "first", ""]
     assert (summary_table(games)["section"] == "").all()

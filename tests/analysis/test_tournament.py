@@ -74,7 +74,8 @@ def test_pairwise_tests_per_source() -> None:
         ]
     )
     tests = pairwise_score_tests(games)
-    p = {(r["secrets"], r["a"], r["b"]): float(r["p"]) for r in tests.to_dict("records")}
+    rows = tests.to_dict("records")
+    p = {(r["secrets"], r["label_a"], r["label_b"]): float(r["p"]) for r in rows}
     assert p[("scsa:insert_colors", "good", "bad")] < 1e-10
     assert p[("scsa:insert_colors", "good", "same")] == 1.0
     assert p[("scsa:ab_color", "good", "bad")] == 1.0

@@ -70,10 +70,10 @@ def test_an_invalid_guess_is_a_failed_game_never_a_good_mean(
     assert "a code of (3,3) is a 1-D array of 3 integers from 0 to 2" in err
     # The table: Mine is flagged, has no figures and is in no group; Entropy is unchanged.
     summary = pd.read_csv(tmp_path / "out" / "summary.csv")
-    rows = summary.set_index("player")
+    rows = summary.set_index("label")
     assert (rows.loc["Mine", "solved"], rows.loc["Mine", "failed"]) == (0, 54)
     assert (rows.loc["Entropy", "solved"], rows.loc["Entropy", "failed"]) == (54, 0)
-    assert math.isnan(rows["mean"]["Mine"]) and summary["player"].iloc[0] == "Entropy"
+    assert math.isnan(rows["mean"]["Mine"]) and summary["label"].iloc[0] == "Entropy"
     assert "| Mine † | 0 |  |  |  |  |  |  |  |" in out
     assert "- † **Mine**: 54 of 54 games failed (invalid guess 54)" in out
     tests = pd.read_csv(tmp_path / "out" / "wilcoxon.csv")
@@ -85,7 +85,7 @@ def test_the_figures_cover_the_solved_games_and_the_flag_says_so(
 ) -> None:
     # Two guesses solve few secrets: the rest stop at the limit, and are not averaged in.
     out, err = failed_run(cli, tmp_path, "never_solves", guess_limit=2)
-    summary = pd.read_csv(tmp_path / "out" / "summary.csv").set_index("player")
+    summary = pd.read_csv(tmp_path / "out" / "summary.csv").set_index("label")
     assert summary.loc["Mine", "solved"] == 2 and summary.loc["Mine", "failed"] == 52
     assert summary.loc["Mine", "mean"] == 1.0  # AAA solved in one guess, in each run
     # Entropy solves some secrets within two guesses: its mean is over those only.
