@@ -16,7 +16,8 @@ the generator the run gave it: the same game, checked) to read, where the end ga
 over, the guesses played before plus the optimum's mean over the set it took over
 (:attr:`evo_mastermind.players.endgame.EndGame.expected`): its mean is the end game's
 expected guesses over those secrets, without the luck of the last draws, beside both
-players' realized means over the same games.
+players' realized means over the same games; with the share of moves the end game played
+and its searches that ran out of work (misses).
 Figures go to ``benchmarks/results/endgame_paired_<directory names>.json``.
 """
 
@@ -62,7 +63,7 @@ def expected_guesses(endgame: Path, games: pd.DataFrame, n: int) -> dict[str, An
     """The end game's games replayed: its expected guesses from where it took over."""
     seed = load_config(endgame / "config.yaml").seed
     rows = games[games["label"].str.endswith(WITH)].head(n)
-    realized, expected, taken = [], [], 0
+    realized, expected, taken, moves, misses = [], [], 0, 0, 0
     player = None
     for row in rows.to_dict("records"):
         space = CodeSpace(int(row["pegs"]), int(row["colors"]))
@@ -75,6 +76,8 @@ def expected_guesses(endgame: Path, games: pd.DataFrame, n: int) -> dict[str, An
             raise ValueError(f"{endgame}: the game of {secret} did not replay")
         found = player.endgame.expected  # type: ignore[attr-defined]
         taken += found is not None
+        moves += player.endgame.moves  # type: ignore[attr-defined]
+        misses += player.endgame.misses  # type: ignore[attr-defined]
         realized.append(result.n_guesses)
         expected.append(result.n_guesses if found is None else found)
     keys = set(zip(rows["secret"], rows["occurrence"], strict=True))
@@ -83,6 +86,8 @@ def expected_guesses(endgame: Path, games: pd.DataFrame, n: int) -> dict[str, An
     return {
         "games": len(realized),
         "taken_over": taken,
+        "endgame_share_of_moves": round(moves / sum(realized), 4),
+        "misses": misses,
         "baseline_realized": round(float(plain["n_guesses"].mean()), 4),
         "endgame_realized": round(float(np.mean(realized)), 4),
         "endgame_expected": round(float(np.mean(expected)), 4),
