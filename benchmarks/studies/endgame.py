@@ -14,8 +14,9 @@ plays every secret twice:
   strategy's (and below the optimum on (3,4): 203 against 206).
 
 Per threshold: total and mean guesses over every secret, the gain against ``T = 0``, the
-share of moves the end game played and the searches whose work ran out. Figures go to
-``benchmarks/results/endgame_<pegs>x<colors>.json``.
+share of moves the end game played and the searches whose work ran out (``--work`` sets
+``endgame_work``). Figures go to ``benchmarks/results/endgame_<pegs>x<colors>.json``
+(``..._work<N>.json`` with ``--work``).
 """
 
 from __future__ import annotations
@@ -63,20 +64,25 @@ def main() -> None:
     parser.add_argument("--colors", type=int, default=6)
     parser.add_argument("--thresholds", type=int, nargs="+", default=[0, 10, 30, 100, 300, 1296])
     parser.add_argument("--seeds", nargs="+", default=["fixed", "seeded"])
+    parser.add_argument("--work", type=int, default=None, help="endgame_work (default: its)")
     args = parser.parse_args()
     space = CodeSpace(args.pegs, args.colors)
     figures: dict[str, Any] = {}
     for seeds in args.seeds:
         plain = None
         for threshold in args.thresholds:
-            found = play_all(space, {"endgame": threshold}, seeds)
+            options = {"endgame": threshold}
+            if args.work is not None:
+                options["endgame_work"] = args.work
+            found = play_all(space, options, seeds)
             if threshold == 0:
                 plain = found["total"]
             if plain is not None:
                 found["gain"] = plain - found["total"]
             figures[f"{seeds} T={threshold}"] = found
             print(seeds, threshold, found, flush=True)
-    record(f"endgame_{args.pegs}x{args.colors}", figures)
+    work = "" if args.work is None else f"_work{args.work}"
+    record(f"endgame_{args.pegs}x{args.colors}{work}", figures)
 
 
 if __name__ == "__main__":

@@ -66,6 +66,9 @@ STRETCH = 25_000_000
 KEPT = 16
 """Solved sets a process keeps, by history, for later games reaching the same history."""
 
+FULL_SLOTS = 1 << 18
+"""Transposition-table slots of a set's search over every code of a small game."""
+
 
 class EndgameParams(PlayerParams):
     """Options of the exact end game (:mod:`evo_mastermind.players.endgame`)."""
@@ -95,9 +98,13 @@ class _Solved:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def _memo(n: int) -> Memo:
-    """A transposition table sized for sets of ``n`` codes (pages touched only when used)."""
-    slots = 1 << max(12, min(20, int(64 * n).bit_length()))
+def _memo(n: int, full: bool) -> Memo:
+    """A transposition table for a set of ``n`` codes (pages touched only when used).
+
+    Over every code of a small game a set's search meets many more sets (every guess is
+    tried): :data:`FULL_SLOTS` slots then.
+    """
+    slots = FULL_SLOTS if full else 1 << max(12, min(20, int(64 * n).bit_length()))
     return (
         np.zeros(slots, dtype=np.uint64),
         np.zeros((slots, 6), dtype=np.int64),
@@ -274,7 +281,7 @@ class EndGame:
             game = _level_game(pool, self.space.colors, np.zeros((0, self.space.pegs), np.int64))
             indices = digit_keys(pool, self.space.colors)
             ids = np.arange(members.shape[0], dtype=np.int32)
-        solved = _Solved(game, _memo(ids.shape[0]), np.sort(ids), indices)
+        solved = _Solved(game, _memo(ids.shape[0], self.full), np.sort(ids), indices)
         played = self._played(solved, history)
         solved.total = _bounded(solved, solved.members, played, self.work)
         return (solved, False) if solved.total >= 0 else (None, True)
