@@ -64,6 +64,18 @@ def test_on_4x5_the_sampler_with_the_end_game_is_the_optimum_after_its_opening()
     assert total(results) == optimum_after(space, "AABC")
 
 
+@pytest.mark.slow  # (4,7): about 25 CPU seconds, most of it solving the parts after AABC
+@pytest.mark.parametrize(("pegs", "colors", "optimum"), [(4, 6, 5625), (4, 7, 11228)])
+def test_on_4x6_and_4x7_the_end_game_covering_the_space_is_the_published_optimum(
+    pegs: int, colors: int, optimum: int
+) -> None:
+    # Koyama & Lai (1993) on (4,6), Ville (2013) on (4,7); no work limit.
+    space = CodeSpace(pegs, colors)
+    options = {"endgame": space.size, "endgame_work": 10**13}
+    results = play_every_secret(make_player("sampler", space, options), space, "each")
+    assert total(results) == optimum
+
+
 def activation_sets(
     results: list[GameResult], ends: list[int]
 ) -> dict[tuple[tuple[str, int, int], ...], list[int]]:
