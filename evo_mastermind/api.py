@@ -476,14 +476,22 @@ class Results:
         Columns: the game's identity (``label``, ``pegs``, ``colors``, ``secrets``, ``run``,
         ``secret``, ``occurrence``), then ``move`` (from 1), ``generations``, ``evaluations``,
         ``restarts``, ``best_distance``, ``consistent`` and ``capped``. Empty when the
-        experiment kept no log.
+        experiment kept no log. A log that misses some games of a player (a resumed run
+        turned ``log: moves`` on or off) is said in one line on stderr.
         """
-        from evo_mastermind.analysis.convergence import load_moves
+        from evo_mastermind.analysis.convergence import load_moves, log_gaps
 
-        return load_moves(self.path)
+        moves = load_moves(self.path)
+        partial = log_gaps(moves, self.games)
+        if partial is not None:
+            notify(f"warning: {partial[0].lower()}{partial[1:]}")
+        return moves
 
     def convergence(self) -> pd.DataFrame:
-        """The move log summed up per player, game size and move number (means, medians)."""
+        """The move log summed up per player, game size and move number (means, medians).
+
+        Over the logged games only: a partial log is said as :meth:`moves` says it.
+        """
         from evo_mastermind.analysis.convergence import convergence_table
 
         return convergence_table(self.moves())

@@ -95,12 +95,19 @@ class Heuristic:
                 differently when asked twice (:mod:`evo_mastermind.determinism`).
         """
         try:
-            scores = np.asarray(self.score(counts), dtype=np.float64)
+            answered = np.asarray(self.score(counts))
+            problem = _not_real(answered)
+            scores = np.asarray(answered, dtype=np.float64) if problem is None else answered
         except Exception as error:  # a user's definition failing is reported in one line
             raise HeuristicError(
                 f"heuristic {self.name!r} failed on partition counts of shape "
                 f"{counts.shape}: {type(error).__name__}: {error}"
             ) from None
+        if problem is not None:  # converting would drop an imaginary part or read text
+            raise HeuristicError(
+                f"heuristic {self.name!r} returned {problem}; every score must be a real "
+                "number (a float a guess, higher is better)"
+            )
         if scores.shape != (counts.shape[0],):
             raise HeuristicError(
                 f"heuristic {self.name!r} returned scores of shape {scores.shape} for "
@@ -116,6 +123,36 @@ class Heuristic:
         if problem is not None:
             raise HeuristicError(f"heuristic {self.name!r} {problem}")
         return scores
+
+
+def _not_real(answered: np.ndarray) -> str | None:
+    """What a heuristic's answer holds that is not a real number, or ``None`` if nothing."""
+    kind = answered.dtype.kind
+    if kind == "O":  # Python objects: each must be a real number (a complex is not)
+        for value in answered.flat:
+            if not _is_real(value):
+                return f"a {type(value).__name__} score ({value!r})"
+        return None
+    if kind == "c":
+        imaginary = int(np.count_nonzero(np.imag(answered)))
+        return (
+            f"complex scores ({answered.dtype}; {imaginary} of {answered.size} with a "
+            "non-zero imaginary part)"
+        )
+    if kind not in "biuf":
+        return f"scores of dtype {answered.dtype} (not numbers)"
+    return None
+
+
+def _is_real(value: object) -> bool:
+    """Whether ``value`` converts to a float without losing anything (a real number)."""
+    if isinstance(value, complex | np.complexfloating | str | bytes):
+        return False
+    try:
+        float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def entropy_score(counts: Counts) -> Scores:

@@ -15,6 +15,7 @@ Modelled on nevergrad's ``Registry`` (Rapin & Teytaud 2018): a dict with a decor
 from __future__ import annotations
 
 import importlib
+import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType, ModuleType
@@ -57,6 +58,33 @@ def origin(definition: object) -> str:
     """``module.qualname`` of a class or function: what a registration is known by."""
     module = getattr(definition, "__module__", "?")
     return f"{module}.{getattr(definition, '__qualname__', repr(definition))}"
+
+
+NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+"""What a registered name looks like: a word that a config (``player: NAME``) and the command
+line (``-o heuristic=NAME``) read back as the same string."""
+
+_YAML_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "null"})
+"""Words YAML reads as a boolean or null, not a name (PyYAML follows YAML 1.1)."""
+
+
+def name_problem(name: object, kind: str) -> str | None:
+    """Why ``name`` cannot name a ``kind`` (one line), or ``None`` if it can."""
+    if not isinstance(name, str):
+        return (
+            f"a {kind} name must be a string, got {type(name).__name__} {name!r} "
+            f"(register_{kind}('my_{kind}'))"
+        )
+    if NAME_PATTERN.fullmatch(name) is None:
+        return (
+            f"{kind} name {name!r} is not a single word: use letters, digits, '_', '-' or "
+            "'.', starting with a letter or '_' (a config and the command line must read it "
+            "back as that name)"
+        )
+    if name.lower() in _YAML_WORDS:
+        meaning = "null" if name.lower() == "null" else "boolean"
+        return f"{kind} name {name!r} is read by YAML as a {meaning}, not a name; choose another"
+    return None
 
 
 class Registry(dict[str, T]):
@@ -106,8 +134,10 @@ class Registry(dict[str, T]):
 
         Raises:
             PluginError: (``error``) a reserved name, a name taken by another definition,
-                or a definition that cannot be an entry.
+                or a definition that cannot be an entry; a name that is not a string or
+                not one word, at once (before anything is decorated).
         """
+        self._check_name(name)
 
         def register(definition: D) -> D:
             self.add(name, definition)
@@ -121,6 +151,7 @@ class Registry(dict[str, T]):
         Raises:
             PluginError: (``error``) as :meth:`register`.
         """
+        self._check_name(name)
         defined_by = self._defined_by(definition)
         with _lock:
             module = _module(defined_by)
@@ -141,6 +172,12 @@ class Registry(dict[str, T]):
             entry = self._entry(name, definition)
             self[name] = entry
         return entry
+
+    def _check_name(self, name: object) -> None:
+        """Refuse a name a config or the command line could not name the entry by."""
+        problem = name_problem(name, self.kind)
+        if problem is not None:
+            raise self.error(problem)
 
     def known(self, name: str) -> T:
         """The entry of ``name``: a built-in's module imported, installed packages looked at.

@@ -47,6 +47,30 @@ def load_moves(results_dir: Path | str) -> pd.DataFrame:
     return ResultsDir(results_dir).load_moves()
 
 
+def log_gaps(moves: pd.DataFrame, games: pd.DataFrame) -> str | None:
+    """One sentence naming the players whose move log misses some of their games, or ``None``.
+
+    A player with a log for some games and not others had ``log: moves`` turned on (or
+    off) by a resumed run: its log covers only the games played while it was on, and what
+    is read from it describes those games alone.
+    """
+    if moves.empty or games.empty:
+        return None
+    logged = moves.drop_duplicates(GAME_KEYS)["label"].astype(str).value_counts().to_dict()
+    played = games["label"].astype(str).value_counts().to_dict()
+    gaps = [
+        f"{label} {count:,} of {played[label]:,}"
+        for label, count in sorted(logged.items())
+        if count < played.get(label, 0)
+    ]
+    if not gaps:
+        return None
+    return (
+        f"The move log is partial (games logged: {', '.join(gaps)}): a resumed run turned "
+        "log: moves on or off; what it shows covers the logged games only."
+    )
+
+
 def convergence_table(moves: pd.DataFrame) -> pd.DataFrame:
     """Per player, game size and move number: how the searches went, over the logged games.
 
@@ -128,6 +152,9 @@ def plot_convergence(
         notes.append(f"{capped:,} capped moves never find a consistent code.")
     if unlogged:
         notes.append(f"Not shown, keeping no move log: {', '.join(unlogged)}.")
+    partial = log_gaps(moves, games) if games is not None else None
+    if partial is not None:
+        notes.append(partial)
     several = moves.groupby(["pegs", "colors"]).ngroups > 1
     with paper_style():
         figure = PaperFigure(figsize=size or CONVERGENCE_SIZE, layout="constrained")

@@ -23,6 +23,7 @@ from evo_mastermind.game import (
 
 if TYPE_CHECKING:
     from evo_mastermind.players import Player
+    from evo_mastermind.players.cost import Cost
 
 
 PROG = "evo-mastermind"
@@ -79,11 +80,19 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     return {**chosen, **_player_options(args.option)}
 
 
-def _make(args: argparse.Namespace) -> tuple[CodeSpace, Player]:
-    from evo_mastermind.players import make_player
+def _make(
+    args: argparse.Namespace, check_cost: Callable[[str, CodeSpace, Cost], None] | None = None
+) -> tuple[CodeSpace, Player]:
+    """The game and its player; ``check_cost`` sees the player's estimate before it is built."""
+    from evo_mastermind.players import known_player, make_player, validate_params
 
     space = CodeSpace(args.pegs, args.colors)
-    return space, make_player(args.player, space, _options(args))
+    options = _options(args)
+    if check_cost is not None:  # options and game checked first: their errors come first
+        player, params = known_player(args.player), validate_params(args.player, options)
+        player.check_game(space, params)
+        check_cost(args.player, space, player.estimate(params, space))
+    return space, make_player(args.player, space, options)
 
 
 T = TypeVar("T")

@@ -40,6 +40,7 @@ from evo_mastermind.seeding import game_rng, stream_rng
 
 if TYPE_CHECKING:
     from evo_mastermind.players import Player
+    from evo_mastermind.players.cost import Cost
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -53,18 +54,10 @@ def _play(args: argparse.Namespace) -> int:
             "the codemaker and keep the secret to yourself (drop one of them)"
         )
     space, player = _player_code(
-        lambda: _make(args),
+        lambda: _make(args, _check_cost),
         args.player,
         f"building the player for {args.pegs} pegs, {args.colors} colours",
     )
-    seconds = type(player).estimate(player.params, space).seconds
-    if seconds is not None and seconds > 10:
-        print(
-            f"{PROG}: estimate: about {seconds:,.0f} s a game of {args.player} on "
-            f"{space} (rough model)",
-            file=sys.stderr,
-            flush=True,
-        )
     if args.interactive:
         return _play_interactive(space, player, args)
     if args.secret is not None:
@@ -86,6 +79,31 @@ def _play(args: argparse.Namespace) -> int:
         print(f"{PROG}: {result.failure}", file=sys.stderr)
         return EXIT_GAMES_FAILED
     return 0
+
+
+GAME_ANNOUNCE_SECONDS = 10.0
+"""A game estimated to take longer than this says so before it starts."""
+
+
+def _check_cost(name: str, space: CodeSpace, cost: Cost) -> None:
+    """Refuse a game that needs more memory than the machine has; announce a long one.
+
+    Raises:
+        UsageError: the player's estimate is larger than this machine's memory.
+    """
+    from evo_mastermind.players.cost import duration, memory_refusal
+
+    refused = memory_refusal(cost.memory, f"a game of {name} on {space}")
+    if refused is not None:
+        raise UsageError(refused)
+    seconds = cost.first_game_seconds()
+    if seconds is not None and seconds > GAME_ANNOUNCE_SECONDS:
+        print(
+            f"{PROG}: estimate: {duration(seconds)} a game of {name} on {space} (rough "
+            "model); Ctrl-C stops it",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def _print_game(result: GameResult, as_json: bool) -> None:

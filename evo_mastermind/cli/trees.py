@@ -56,8 +56,8 @@ def _tree(args: argparse.Namespace) -> int:
     if args.first_guess is not None:
         options["first_guess"] = args.first_guess
     player = make_player(args.player, space, options)
+    _announce_cost(args.player, space, options, 1)
     if args.executor is None:
-        _announce_cost(args.player, space, options, 1)
         tree = build_tree(player, options, progress=not args.no_progress)
     else:
         if not player.tree_on_executor:
@@ -196,13 +196,20 @@ def _every_opening_into(args: argparse.Namespace, options: dict[str, Any], out: 
 
 
 def _announce_cost(player: str, space: CodeSpace, options: dict[str, Any], trees: int) -> None:
-    """One line on stderr before building trees estimated to take more than a minute."""
+    """One line on stderr before building trees estimated to take more than a minute.
+
+    Raises:
+        UsageError: the player's estimate needs more memory than this machine has.
+    """
     import numba
 
     from evo_mastermind.players import known_player, validate_params
-    from evo_mastermind.players.cost import tree_announcement
+    from evo_mastermind.players.cost import memory_refusal, tree_announcement
 
     game = known_player(player).estimate(validate_params(player, options), space)
+    refused = memory_refusal(game.memory, f"a tree of {player} on {space}")
+    if refused is not None:
+        raise UsageError(refused)
     line = tree_announcement(game, f"{player} on {space}", trees, numba.get_num_threads())
     if line is not None:
         print(f"{PROG}: {line}", file=sys.stderr, flush=True)

@@ -42,7 +42,7 @@ entropy (computed once, offline, by enumeration or sampling; the player only rea
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 from pydantic import Field, PositiveInt, field_validator, model_validator
@@ -50,6 +50,7 @@ from pydantic import Field, PositiveInt, field_validator, model_validator
 from evo_mastermind.codes import Code, Codes, CodeSpace
 from evo_mastermind.evolution.archive import Archive, outside
 from evo_mastermind.evolution.choice import (
+    LOOKAHEAD,
     HeuristicName,
     RemainingGuesses,
     choose_guess,
@@ -222,13 +223,47 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
         self._uniform_trials = 0
         self.endgame = EndGame(space, self.params)
 
+    # Fitted to 'Archive best' (μ = 1,000, lookahead) on this machine
+    # (benchmarks/results/evolution.json): 70,126 evaluations a game on (5,8), 122,245 on
+    # (6,9), 801,783 on (8,12), about 3 µs each with the numpy search; μ = 30 spends about
+    # sqrt(30 / 1,000) as many (6 against 21 thousand measured on (6,9)).
+    evaluations_scale: ClassVar[float] = 4670.0
+    evaluations_exponent: ClassVar[float] = 0.26
+    evaluation_seconds: ClassVar[float] = 3e-6
+    DEAP_EVALUATION_SECONDS: ClassVar[float] = 1.3e-5
+    """Seconds an evaluation costs with ``search: deap`` (DEAP individuals, as the GA's)."""
+
     @classmethod
     def estimate(cls, params: PlayerParams, space: CodeSpace) -> Cost:
-        """The population's memory and that of the choice over the archive (its responses)."""
+        """The search's evaluations and the choice over the archive, in time and memory.
+
+        The choice scores the archive (and, with ``play: all``, the pool) against its
+        members at every move, with ``lookahead`` a ply further for ``lookahead_width``
+        guesses; its responses are the memory that grows with μ.
+        """
         assert isinstance(params, ArchiveParams)
         guesses = params.mu + (params.pool_limit if params.play == "all" else 0)
-        choice = choice_cost(guesses, params.mu, space.pegs)
-        return Cost(memory=super().estimate(params, space).memory + choice.memory)
+        lookahead = LOOKAHEAD in (params.heuristic, params.heuristic_when_full)
+        width = params.lookahead_width if lookahead else 0
+        choice = choice_cost(guesses, params.mu, space.pegs, width)
+        each = (
+            cls.evaluation_seconds if params.search == "vectorised" else cls.DEAP_EVALUATION_SECONDS
+        )
+        search = cls.evaluations(params, space) * each
+        memory = super().estimate(params, space).memory + choice.memory
+        return Cost(seconds=search + (choice.seconds or 0.0), memory=memory)
+
+    @classmethod
+    def evaluations(cls, params: PlayerParams, space: CodeSpace) -> float:
+        """As the other evolutionary players', scaled by ``sqrt(mu / 1000)``; capped per move.
+
+        A move spends at most its cap and the scans' budget.
+        """
+        assert isinstance(params, ArchiveParams)
+        typical = cls.evaluations_scale * float(space.size) ** cls.evaluations_exponent
+        typical *= (params.mu / 1000) ** 0.5
+        per_move = params.max_evaluations_per_guess + params.neighbourhood_budget
+        return min(typical, (space.pegs + 1) * per_move)
 
     @classmethod
     def items_held(cls, params: PlayerParams) -> int:

@@ -1,13 +1,14 @@
 """What a game costs, roughly: the shape of a player's estimate, for the plan and ``play``.
 
 Each player class says what its games cost (:meth:`evo_mastermind.players.Player.estimate`),
-from its own options; this module holds only the shape of the answer and the machine's
-speeds the estimates are counted in. It is light to import, so ``play`` can warn without
-loading the runner.
+from its own options; this module holds the shape of the answer, the machine's speeds and
+memory the estimates are counted in, and the lines that refuse or announce work by them. It
+is light to import, so ``play`` and ``tree`` check a game's cost without loading the runner.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -52,11 +53,19 @@ class Cost:
 
     Attributes:
         seconds: CPU seconds of one game, or ``None`` when the player does not estimate it.
-        memory: bytes the player's populations and archives take at their largest.
+        memory: bytes the player's populations, archives, tables and trees take at their
+            largest.
+        setup_seconds: CPU seconds paid once by a process before its first game of a size
+            (a tree searched or read, kept for the games after it), not by every game.
     """
 
     seconds: float | None = None
     memory: int = 0
+    setup_seconds: float = 0.0
+
+    def first_game_seconds(self) -> float | None:
+        """Seconds of a process's first game: the setup and one game (``None``: not estimated)."""
+        return None if self.seconds is None else self.setup_seconds + self.seconds
 
 
 def scoring_seconds(consistent: float, pool: float) -> float:
@@ -93,11 +102,12 @@ def tree_seconds(game: Cost, trees: int = 1, threads: int = 1) -> float | None:
     """Seconds to build ``trees`` whole trees of a player whose game costs ``game``.
 
     ``None`` when the player does not estimate its games. A tree's subtrees grow on
-    ``threads`` threads at once.
+    ``threads`` threads at once; a player's setup (the optimum's search: its tree) is paid
+    once a tree.
     """
     if game.seconds is None:
         return None
-    return TREE_GAMES * game.seconds * trees / max(1, threads)
+    return (TREE_GAMES * game.seconds + game.setup_seconds) * trees / max(1, threads)
 
 
 def tree_announcement(game: Cost, what: str, trees: int = 1, threads: int = 1) -> str | None:
@@ -119,3 +129,34 @@ def duration(seconds: float) -> str:
     if seconds < 7200:
         return f"about {seconds / 60:,.0f} min"
     return f"about {seconds / 3600:,.1f} h"
+
+
+def machine_memory() -> int:
+    """Bytes of physical memory of this machine."""
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return 2**40
+
+
+def memory_refusal(memory: int, what: str, limit: int | None = None) -> str | None:
+    """The line refusing ``what`` when it needs more than ``limit`` bytes (default: the machine's).
+
+    ``None`` when it fits.
+    """
+    allowed = machine_memory() if limit is None else limit
+    if memory <= allowed:
+        return None
+    return (
+        f"{what} needs about {gibibytes(memory)} (populations, archives, samples, tables), "
+        f"more than the {gibibytes(allowed)} of this machine; shrink the player's "
+        "populations, archives or samples (mu), or the game"
+    )
+
+
+def gibibytes(memory: float) -> str:
+    """Bytes in words: ``12.5 GiB``, in TiB or PiB past one of them (``4.45 PiB``)."""
+    for unit, power in (("PiB", 50), ("TiB", 40)):
+        if memory >= 2**power:
+            return f"{memory / 2**power:,.2f} {unit}"
+    return f"{memory / 2**30:,.1f} GiB"

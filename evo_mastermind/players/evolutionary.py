@@ -54,7 +54,13 @@ from evo_mastermind.game import InconsistentResponsesError, PlayerStats
 from evo_mastermind.players.base import Player, PlayerParams, Preset, register_player
 from evo_mastermind.players.cost import Cost, items_memory
 from evo_mastermind.players.first_guess import opening_code
-from evo_mastermind.sampling import Constraints, can_split, count_consistent
+from evo_mastermind.sampling import (
+    Constraints,
+    can_split,
+    count_consistent,
+    halves_memory,
+    space_splits,
+)
 from evo_mastermind.scoring import Response
 
 
@@ -129,10 +135,37 @@ class EvolutionaryPlayer(Player[EvolutionaryT], Generic[EvolutionaryT]):
         self.logbook = Logbook()
         """Per-move records of the search, kept only when a run enables it."""
 
+    evaluations_scale: ClassVar[float] = 100.0
+    """``c`` of the evaluations a game spends, about ``c * size ** k`` for a space of
+    ``size`` codes (each player sets its own, fitted to its games on this machine)."""
+    evaluations_exponent: ClassVar[float] = 0.3
+    """``k`` of that model."""
+    evaluation_seconds: ClassVar[float] = 1e-5
+    """CPU seconds a fitness evaluation costs, its share of the search around it included."""
+
     @classmethod
     def estimate(cls, params: PlayerParams, space: CodeSpace) -> Cost:
-        """Memory of the population at its largest (its parents and offspring)."""
-        return Cost(memory=items_memory(cls.items_held(params), space.pegs))
+        """Time of a game (its evaluations) and memory of the population at its largest.
+
+        The evaluations of a game follow :meth:`evaluations`, at :attr:`evaluation_seconds`
+        each; memory is the population's parents and offspring, and the tables of the exact
+        count a capped move makes by halves where the halves can be listed.
+        """
+        seconds = cls.evaluations(params, space) * cls.evaluation_seconds
+        memory = items_memory(cls.items_held(params), space.pegs)
+        if space_splits(space):
+            memory += halves_memory(space)
+        return Cost(seconds=seconds, memory=memory)
+
+    @classmethod
+    def evaluations(cls, params: PlayerParams, space: CodeSpace) -> float:
+        """Evaluations a game spends, roughly: ``c * size ** k``, at most the cap every move.
+
+        A game is about ``pegs + 1`` moves; none spends more than ``max_evaluations_per_guess``.
+        """
+        typical = cls.evaluations_scale * float(space.size) ** cls.evaluations_exponent
+        cap = getattr(params, "max_evaluations_per_guess", typical)
+        return min(typical, (space.pegs + 1) * cap)
 
     @classmethod
     def items_held(cls, params: PlayerParams) -> int:
@@ -298,6 +331,13 @@ class EDAPlayer(EvolutionaryPlayer[EDAParams]):
     generation; with ``f`` a consistent code of the generation chosen at random.
     """
 
+    # Fitted to EDA + f_l on this machine (benchmarks/results/evolution.json): 1,048
+    # evaluations a game on (4,6), 3,937 on (5,8), 11,856 on (6,9), 78,012 on (8,12), at
+    # 6.3-8.8 µs each (0.0066 s a game on (4,6), 0.69 s on (8,12)).
+    evaluations_scale: ClassVar[float] = 92.0
+    evaluations_exponent: ClassVar[float] = 0.34
+    evaluation_seconds: ClassVar[float] = 8e-6
+
     presets = MappingProxyType(
         {
             "paper_f_local_entropy": Preset(
@@ -419,6 +459,13 @@ class _SearchPlayer(EvolutionaryPlayer[SearchT], Generic[SearchT]):
 @register_player("ga")
 class GAPlayer(_SearchPlayer[GAParams]):
     """A DEAP genetic algorithm that plays the first consistent code it finds (fitness ``f``)."""
+
+    # Fitted to the GA on this machine (benchmarks/results/evolution.json): 1,761
+    # evaluations a game on (5,8), 3,679 on (6,9), 19,078 on (8,12), at 11-13 µs each (DEAP
+    # individuals: 0.020 s a game on (5,8), 0.256 s on (8,12)).
+    evaluations_scale: ClassVar[float] = 131.0
+    evaluations_exponent: ClassVar[float] = 0.25
+    evaluation_seconds: ClassVar[float] = 1.3e-5
 
     def after_response(self, guess: Code, response: Response) -> None:
         """Nothing to do: the population is re-evaluated at the next move."""

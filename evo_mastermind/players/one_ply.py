@@ -34,7 +34,7 @@ from evo_mastermind.players.base import (
 )
 from evo_mastermind.players.cost import Cost, listed_space_memory, scoring_seconds
 from evo_mastermind.players.first_guess import opening_code
-from evo_mastermind.scoring import Response, indexed_scorer
+from evo_mastermind.scoring import TABLE_LIMIT, Response, indexed_scorer
 from evo_mastermind.symmetry import CodeClasses, multiplicity_classes
 
 if TYPE_CHECKING:
@@ -86,6 +86,25 @@ class OnePlyParams(OnePlyOptions):
     def settings(self) -> Settings:
         """These options' ties, pool and sample size."""
         return Settings(self.ties, self.pool, self.mu)
+
+
+UNCOMPILED_SLOWDOWN = {False: 2.0, True: 8.0}
+"""How many times slower a heuristic without a compiled form scores a space larger than
+:data:`~evo_mastermind.scoring.TABLE_LIMIT`, by ``pool: all``: its numpy definition on the
+compiled counts, measured on (5,8) (docs/extending.md, "How fast": 1.7 times with the
+consistent pool, 5 times with every code, 8 times for a tree, which asks at every node)."""
+
+
+def _uncompiled_slowdown(params: PlayerParams, space: CodeSpace, pool_all: bool) -> float:
+    """:data:`UNCOMPILED_SLOWDOWN` for a heuristic of one's own on a large space, else 1."""
+    name = getattr(params, "heuristic", None)
+    if not isinstance(name, str) or space.size <= TABLE_LIMIT:
+        return 1.0
+    try:
+        compiled = known_heuristic(name).compiled is not None
+    except HeuristicError:  # an unknown name is the option's own error, said elsewhere
+        return 1.0
+    return 1.0 if compiled else UNCOMPILED_SLOWDOWN[pool_all]
 
 
 @dataclass(frozen=True)
@@ -163,8 +182,10 @@ class OnePlyPlayer(Player[OnePlyOptions]):
         mu = getattr(params, "mu", None)
         if isinstance(mu, int):
             consistent = min(consistent, mu)
-        pool = space.size if getattr(params, "pool", "consistent") == "all" else space.size / 5
-        return Cost(seconds=scoring_seconds(consistent, pool), memory=listed_space_memory(space))
+        pool_all = getattr(params, "pool", "consistent") == "all"
+        pool = space.size if pool_all else space.size / 5
+        seconds = scoring_seconds(consistent, pool) * _uncompiled_slowdown(params, space, pool_all)
+        return Cost(seconds=seconds, memory=listed_space_memory(space))
 
     @property
     def deterministic(self) -> bool:

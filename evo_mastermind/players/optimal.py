@@ -19,6 +19,7 @@ from pydantic import PositiveInt
 from evo_mastermind.codes import Code, CodeSpace, InvalidGameError
 from evo_mastermind.game import InconsistentResponsesError
 from evo_mastermind.players.base import Player, PlayerParams, register_player
+from evo_mastermind.players.cost import Cost
 from evo_mastermind.players.decision_tree import GrownTree, SearchBound, tree_of_paths
 from evo_mastermind.players.first_guess import AUTO, opening_code
 from evo_mastermind.scoring import Response
@@ -95,6 +96,26 @@ class OptimalPlayer(Player[OptimalParams]):
     """
 
     Params = OptimalParams
+
+    # The search, measured on this machine (one core): 0.09 s on (4,5), 0.69 s on (4,6)
+    # (1,296 codes), 436 s on (4,7) (2,401 codes; benchmarks/results/optimal_4_7.json); it
+    # grows as the size to the power 2.8 up to (4,6) and 10.5 beyond. Its tables took 54-56
+    # MB (the transposition table's slots and pool, and the square response table).
+    SEARCH_SECONDS_AT_4X6: ClassVar[float] = 0.7
+    SEARCH_EXPONENTS: ClassVar[tuple[float, float]] = (2.8, 10.5)
+    TABLES_MEMORY: ClassVar[int] = 56 * 2**20
+    GAME_SECONDS: ClassVar[float] = 3e-4
+    """A game once the tree is searched: a walk down it (measured 0.1-0.3 ms)."""
+
+    @classmethod
+    def estimate(cls, params: PlayerParams, space: CodeSpace) -> Cost:
+        """The search once a process (setup), then a walk a game; memory: the search's tables."""
+        ratio = space.size / 1296
+        exponent = cls.SEARCH_EXPONENTS[0] if ratio <= 1 else cls.SEARCH_EXPONENTS[1]
+        search = 0.05 + cls.SEARCH_SECONDS_AT_4X6 * ratio**exponent
+        memory = cls.TABLES_MEMORY + 2 * space.size**2
+        return Cost(seconds=cls.GAME_SECONDS, memory=memory, setup_seconds=search)
+
     tree_on_executor: ClassVar[bool] = True
 
     def __init__(self, space: CodeSpace, params: OptimalParams | None = None) -> None:

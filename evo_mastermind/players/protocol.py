@@ -128,8 +128,10 @@ class Player(ABC, Generic[ParamsT]):
     def estimate(cls, params: PlayerParams, space: CodeSpace) -> Cost:
         """What one game with these options costs, roughly (for the plan limits and ``play``).
 
-        Cheap (nothing is built). The default estimates nothing; players whose games may be
-        long or large say so from their own options.
+        Cheap (nothing is built), asked before any work: ``run``'s plan, ``play`` and ``tree``
+        refuse what would not fit in memory and announce work of more than a minute. The
+        default estimates nothing; every built-in player says its games' seconds, memory and
+        once-a-process setup from its own options (docs/extending.md, "What a game costs").
         """
         return Cost()
 

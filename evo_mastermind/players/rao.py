@@ -52,13 +52,14 @@ the printed (5,1); the algorithm's guess ``GCCGFGAG`` draws (5,1). Row 12 is pri
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 
 from evo_mastermind.codes import LETTERS, Code, CodeSpace
 from evo_mastermind.game import InconsistentResponsesError
 from evo_mastermind.players.base import Player, PlayerParams, register_player
+from evo_mastermind.players.cost import Cost
 from evo_mastermind.scoring import Response
 
 UNKNOWN = -1
@@ -118,6 +119,16 @@ class RaoPlayer(Player[RaoParams]):
     """Rao (1982) with brENIAC's response table and arc consistency; plays any size."""
 
     Params = RaoParams
+
+    # Measured on this machine, 20 games each: 0.26 ms a game on (8,12), 0.67 ms on
+    # (16,16), 2.4 ms on (26,26) (about 3.5 µs a peg-colour cell), under 0.3 MB added.
+    SECONDS_PER_PEG_COLOUR: ClassVar[float] = 3.5e-6
+
+    @classmethod
+    def estimate(cls, params: PlayerParams, space: CodeSpace) -> Cost:
+        """A game grows with pegs x colours (the response table and its arc consistency)."""
+        cells = space.pegs * space.colors
+        return Cost(seconds=cells * cls.SECONDS_PER_PEG_COLOUR, memory=2**20 + 1024 * cells)
 
     def __init__(self, space: CodeSpace, params: RaoParams | None = None) -> None:
         super().__init__(space, params)

@@ -49,11 +49,11 @@ from evo_mastermind.players.cost import Cost, choice_cost, items_memory
 from evo_mastermind.players.endgame import EndGame, EndgameParams
 from evo_mastermind.players.first_guess import opening_code
 from evo_mastermind.sampling import (
-    HALF_LIMIT,
     ConsistentSample,
     Constraints,
     NoConsistentCodeError,
     count_consistent,
+    halves_memory,
     sample_consistent,
 )
 from evo_mastermind.scoring import Response
@@ -170,10 +170,7 @@ class SamplerPlayer(Player[SamplerParams]):
         lookahead = LOOKAHEAD in (params.heuristic, params.heuristic_when_full)
         width = params.lookahead_width if lookahead else 0
         choice = choice_cost(guesses, mu, space.pegs, width)
-        # A half's colours, blacks (up to a byte a guess) and capped counts, and its groups.
-        half = min(space.colors ** ((space.pegs + 1) // 2), HALF_LIMIT)
-        tables = half * (3 * space.pegs + space.colors)
-        memory = items_memory(guesses, space.pegs) + choice.memory + tables
+        memory = items_memory(guesses, space.pegs) + choice.memory + halves_memory(space)
         return Cost(seconds=choice.seconds, memory=memory)
 
     def start(self, rng: np.random.Generator) -> None:

@@ -6,12 +6,17 @@ still to play are every key not already stored, so a resumed run plays exactly t
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from evo_mastermind.players import PlayerParams, known_player
+from evo_mastermind.players.cost import (
+    ANNOUNCE_SECONDS,
+    duration,
+    gibibytes,
+    machine_memory,
+)
 from evo_mastermind.runner.config import ConfigError, ExperimentConfig, PlanLimits
 from evo_mastermind.runner.entries import ExpandedEntry
 from evo_mastermind.runner.sources import GameSize, SecretSource
@@ -129,15 +134,17 @@ KEY_BYTES = 400
 
 @dataclass(frozen=True)
 class PlanEstimate:
-    """What a config will cost: entries, games, memory and, for players that estimate it, time.
+    """What a config will cost: entries, games, memory and time.
 
     Attributes:
         entries: player entries after sweeps.
         games: every game of the plan.
         memory: bytes the plan and one worker's players need at their largest.
-        seconds: rough CPU seconds of the games of players that estimate theirs (the
-            exhaustive ones; others: not estimated).
+        seconds: rough CPU seconds of the games (every built-in player estimates its own; a
+            user's player that does not adds nothing).
         slowest: the costliest estimated (player, size) as words, with its seconds a game.
+        setup_seconds: rough CPU seconds paid once before a player's first game of a size
+            (the optimum's search, a tree read), by each worker at the same time.
     """
 
     entries: int
@@ -145,6 +152,11 @@ class PlanEstimate:
     memory: int
     seconds: float
     slowest: str
+    setup_seconds: float = 0.0
+
+    def wall_seconds(self, workers: int) -> float:
+        """Rough seconds of the whole plan on ``workers`` workers."""
+        return self.seconds / max(workers, 1) + self.setup_seconds
 
 
 def estimate_plan(config: ExperimentConfig) -> PlanEstimate:
@@ -154,7 +166,7 @@ def estimate_plan(config: ExperimentConfig) -> PlanEstimate:
     secrets = sum(source.count(size.space()) for size, source in blocks)
     games = len(entries) * config.runs * secrets
     player_memory = 0
-    seconds, slowest, slowest_seconds = 0.0, "", 0.0
+    seconds, setup, slowest, slowest_seconds = 0.0, 0.0, "", 0.0
     for entry in entries:
         player = known_player(entry.player)
         for size, source in blocks:
@@ -164,21 +176,17 @@ def estimate_plan(config: ExperimentConfig) -> PlanEstimate:
             if cost.seconds is None:
                 continue
             per_game = cost.seconds
-            seconds += per_game * config.runs * source.count(space)
-            if per_game > slowest_seconds:
-                slowest_seconds = per_game
-                slowest = (
-                    f"{entry.label} on ({space.pegs},{space.colors}): ~{per_game:,.1f} s a game"
-                )
-    return PlanEstimate(len(entries), games, games * KEY_BYTES + player_memory, seconds, slowest)
-
-
-def machine_memory() -> int:
-    """Bytes of physical memory of this machine."""
-    try:
-        return int(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
-    except (ValueError, OSError, AttributeError):
-        return 2**40
+            played = config.runs * source.count(space)
+            seconds += per_game * played
+            setup += cost.setup_seconds
+            if per_game + cost.setup_seconds / max(played, 1) > slowest_seconds:
+                slowest_seconds = per_game + cost.setup_seconds / max(played, 1)
+                slowest = f"{entry.label} on ({space.pegs},{space.colors}): "
+                if cost.setup_seconds:
+                    slowest += f"{duration(cost.setup_seconds)} before the first game, then "
+                slowest += f"~{per_game:,.1f} s a game"
+    memory = games * KEY_BYTES + player_memory
+    return PlanEstimate(len(entries), games, memory, seconds, slowest, setup)
 
 
 def check_plan(estimate: PlanEstimate, limits: PlanLimits, workers: int = 1) -> str | None:
@@ -201,15 +209,16 @@ def check_plan(estimate: PlanEstimate, limits: PlanLimits, workers: int = 1) -> 
     memory = estimate.memory * (1 if estimate.games * KEY_BYTES >= estimate.memory else workers)
     if memory > memory_limit:
         raise ConfigError(
-            f"the plan needs about {memory / 2**30:,.1f} GiB (populations, archives, samples and "
-            f"game keys), more than the {memory_limit / 2**30:,.1f} GiB allowed; shrink "
+            f"the plan needs about {gibibytes(memory)} (populations, archives, samples, tables "
+            f"and game keys), more than the {gibibytes(memory_limit)} allowed; shrink "
             "the players' populations, archives or samples (mu), or the number of games, or pass "
             "--allow-large"
         )
-    if estimate.seconds / max(workers, 1) > 600 or estimate.seconds / max(estimate.games, 1) > 10:
-        hours = estimate.seconds / max(workers, 1) / 3600
+    wall = estimate.wall_seconds(workers)
+    if wall > ANNOUNCE_SECONDS or estimate.seconds / max(estimate.games, 1) > 10:
         return (
-            f"estimate: about {hours:,.1f} h on {workers} worker(s) for {estimate.games:,} "
-            f"games (rough model; {estimate.slowest})"
+            f"estimate: {duration(wall)} on {workers} worker(s) for {estimate.games:,} "
+            f"games (rough model; {estimate.slowest}); Ctrl-C stops it, keeping every "
+            "game played"
         )
     return None

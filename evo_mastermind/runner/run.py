@@ -312,6 +312,8 @@ def run_experiment(
         todo = [(group, [key for key in group.keys if key not in done]) for group in groups]
         todo = [(group, keys) for group, keys in todo if keys]
         total = sum(len(keys) for _, keys in todo)
+        if done:
+            _say_partial_log(results, config, total, notify)
         bar = tqdm(
             total=total,
             unit="game",
@@ -326,6 +328,44 @@ def run_experiment(
         finally:
             bar.close()
     return RunOutcome(total, len(done), time.perf_counter() - started)
+
+
+def _say_partial_log(
+    results: ResultsDir, config: ExperimentConfig, todo: int, notify: Callable[[str], None]
+) -> None:
+    """One line when a resumed run leaves the move log covering only some games.
+
+    ``log: moves`` turned on logs only the games played from now on; turned off, the games
+    played now go unlogged beside logged ones. The convergence readers say so too
+    (:func:`evo_mastermind.analysis.convergence.log_gaps`).
+    """
+    from evo_mastermind.players import known_player
+    from evo_mastermind.players.evolutionary import EvolutionaryPlayer
+
+    stored, logged = results.logged_counts()
+    keeping = {  # the players that keep a logbook: the evolutionary ones
+        entry.label
+        for entry in config.entries()
+        if issubclass(known_player(entry.player), EvolutionaryPlayer)
+    }
+    if config.log == "moves":
+        missing = {label: stored[label] - logged[label] for label in sorted(keeping)}
+        missing = {label: count for label, count in missing.items() if count}
+        if missing:
+            games = sum(missing.values())
+            now = f"{todo:,}" if todo else "none: every game is stored"
+            notify(
+                f"warning: log: moves logs only the games played now ({now}); the {games:,} "
+                f"games already stored of {', '.join(missing)} were played without it and "
+                "stay out of the move log, which is therefore partial (the convergence "
+                "table and plot say so); to log every game, run again with --force"
+            )
+    elif todo and any(logged[label] for label in keeping):
+        notify(
+            f"warning: the stored games keep a move log but log: moves is off now: the {todo:,} "
+            "games played now are not logged, so the move log is partial; put 'log: moves' "
+            "back in the config to log them"
+        )
 
 
 class _GroupQueue:

@@ -28,6 +28,7 @@ import fcntl
 import json
 import os
 import socket
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -450,6 +451,22 @@ class ResultsDir:
             with contextlib.suppress(pa.ArrowException, OSError, ValueError):
                 total += pq.ParquetFile(shard).metadata.num_rows
         return total
+
+    def logged_counts(self) -> tuple[Counter[str], Counter[str]]:
+        """Stored games per label, and those of them whose shard kept a move log.
+
+        A batch logs every game of a player keeping a logbook or none (``log: moves`` was
+        on or off for its run), so a shard is logged or not as a whole.
+        """
+        stored: Counter[str] = Counter()
+        logged: Counter[str] = Counter()
+        for shard in self.shards():
+            with contextlib.suppress(pa.ArrowException, OSError, ValueError, KeyError):
+                labels = Counter(pq.read_table(shard, columns=["label"]).column(0).to_pylist())
+                stored.update(labels)
+                if (self.moves / shard.name).exists():
+                    logged.update(labels)
+        return stored, logged
 
     def stored_players(self) -> set[tuple[str, str, str]]:
         """The (label, player, params JSON) of every stored game, from the readable shards."""

@@ -11,7 +11,13 @@ from evo_mastermind.sampling.constraints import (
     HistoryLike,
     consistent_mask_reference,
 )
-from evo_mastermind.sampling.halves import HALF_LIMIT, ConsistentSet, can_split
+from evo_mastermind.sampling.halves import (
+    HALF_LIMIT,
+    ConsistentSet,
+    can_split,
+    halves_memory,
+    space_splits,
+)
 from evo_mastermind.sampling.sampler import (
     DEFAULT_SETTINGS,
     ConsistentSample,
@@ -40,6 +46,8 @@ __all__ = [
     "consistent_codes",
     "consistent_mask_reference",
     "count_consistent",
+    "halves_memory",
     "sample_consistent",
+    "space_splits",
     "warm",
 ]

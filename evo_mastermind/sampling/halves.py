@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 import evo_mastermind.sampling._kernels as _kernels
-from evo_mastermind.codes import Codes
+from evo_mastermind.codes import Codes, CodeSpace
 from evo_mastermind.kernels import flags
 from evo_mastermind.sampling.constraints import Constraints
 
@@ -30,9 +30,23 @@ HALF_LIMIT = 1 << 22
 """The most codes a half may have (``colors ** ceil(pegs / 2)``) for the set to be split."""
 
 
+def halves_memory(space: CodeSpace) -> int:
+    """Bytes of the tables of a split (a half's colours, blacks and capped counts, and groups).
+
+    A half of at most :data:`HALF_LIMIT` codes, ``3 * pegs + colors`` bytes each (what the
+    players' estimates count for a sample drawn or a count made by halves).
+    """
+    half = min(space.colors ** ((space.pegs + 1) // 2), HALF_LIMIT)
+    return half * (3 * space.pegs + space.colors)
+
+
 def can_split(constraints: Constraints) -> bool:
     """Whether the halves of this game are small enough to list (:data:`HALF_LIMIT`)."""
-    space = constraints.space
+    return space_splits(constraints.space)
+
+
+def space_splits(space: CodeSpace) -> bool:
+    """Whether the halves of a game of this size are small enough to list (:data:`HALF_LIMIT`)."""
     return space.pegs >= 2 and space.colors ** ((space.pegs + 1) // 2) <= HALF_LIMIT
 
 

@@ -52,7 +52,8 @@ def test_evolutionary_players_cost_their_populations_memory() -> None:
         space,
     )
     # The archive's members and, above all, the choice's responses (each guess by each member).
-    assert small.seconds is None
+    assert small.seconds is not None and large.seconds is not None
+    assert large.seconds > 10 * small.seconds  # the choice, μ² pairs a move
     assert large.memory >= 2 * 100_000**2 > 10_000 * small.memory
     assert estimate("ga", {"population_size": 500}, space).memory > estimate("ga", {}, space).memory
 

@@ -92,7 +92,7 @@ CASES: dict[str, tuple[str | bytes, str]] = {
         BASE
         + "players:\n  - {label: A, player: archive, mu: 1000000000000, "
         + "population_size: 100000000}\n",
-        r"needs about [\d,.]+ GiB .* more than the [\d,.]+ GiB allowed.*--allow-large",
+        r"needs about [\d,.]+ (GiB|TiB|PiB) .* more than the [\d,.]+ GiB allowed.*--allow-large",
     ),
     "misspelt key": (
         BASE + "players:\n  - {label: E, plyer: entropy}\n",

@@ -160,8 +160,8 @@ def _alive(pid: int) -> bool:
 @pytest.mark.parametrize(
     ("player", "size", "pattern"),
     [
-        ("entropy", (7, 9), r"estimate: about [\d,.]+ h .*Entropy on \(7,9\)"),
-        ("knuth", (8, 7), r"estimate: about [\d,.]+ h .*Knuth on \(8,7\)"),
+        ("entropy", (7, 9), r"estimate: about [\d,.]+ (h|min) .*Entropy on \(7,9\)"),
+        ("knuth", (8, 7), r"estimate: about [\d,.]+ (h|min) .*Knuth on \(8,7\)"),
         ("knuth", (7, 7), r"Knuth on \(7,7\): ~[\d,.]+ s a game"),
     ],
 )

@@ -235,7 +235,7 @@ def test_a_sampler_too_large_for_memory_is_refused_by_the_plan(
     out = tmp_path / "out"
     fails(
         "run", config, "--out", out, "--executor", "serial", "--no-progress",
-        pattern=r"the plan needs about [\d,.]+ GiB \(populations, archives, samples",
+        pattern=r"the plan needs about [\d,.]+ (GiB|TiB|PiB) \(populations, archives, samples",
     )  # fmt: skip
     assert not out.exists()
 
