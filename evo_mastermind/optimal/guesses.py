@@ -48,11 +48,16 @@ Game = tuple[
     npt.NDArray[np.uint8],  # every code
     int,  # colours
     npt.NDArray[np.uint8],  # the response table
-    npt.NDArray[np.int64],  # every permutation of the positions
+    npt.NDArray[np.int64],  # every permutation of the positions (none: a pool, see below)
     npt.NDArray[np.int64],  # counting bound by set size (level_bounds)
     npt.NDArray[np.int64],  # most secrets by guesses left (level_bounds)
 ]
-"""What the search knows of the game, built once by the solver."""
+"""What the search knows of the game, built once by the solver.
+
+With no permutations (shape ``(0, pegs)``) the codes are a pool of guesses holding every
+candidate, not the whole space (the exact end game, :mod:`evo_mastermind.players.endgame`):
+no symmetry of the space holds there, so none prunes (colour relabelling, blank colours).
+"""
 
 
 @njit(cache=True, nogil=True)
@@ -359,6 +364,8 @@ def canonical(
         if not colour_used[colour]:
             rank[colour] = unplayed
             unplayed += 1
+    if perms.shape[0] == 0:  # a pool of guesses: no code stands for another
+        rank[:] = -1
     image = np.empty(pegs, dtype=np.int64)
     relabel = np.empty(colors, dtype=np.int64)
     found = 0
@@ -398,7 +405,7 @@ def candidates(
     It is the first such code of all: a code the symmetries skip has a lower one with parts
     of the same sizes.
     """
-    codes, colors, table, _, floor, capacity = game
+    codes, colors, table, perms, floor, capacity = game
     n = members.shape[0]
     pegs = codes.shape[1]
     win = pegs * (pegs + 1)
@@ -413,6 +420,8 @@ def candidates(
         if blank[colour]:
             blank[colour] = False
             break
+    if perms.shape[0] == 0:  # a pool of guesses: a code with another blank may be missing
+        blank[:] = False
     step = steps(n, child_d, floor, capacity)
     n_responses = (pegs + 1) * (pegs + 1)
     n_canon = canon[0]

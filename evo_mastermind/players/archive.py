@@ -67,6 +67,7 @@ from evo_mastermind.players.base import (
     register_player,
 )
 from evo_mastermind.players.cost import Cost, choice_cost
+from evo_mastermind.players.endgame import EndGame, EndgameParams
 from evo_mastermind.players.evolutionary import BestSoFar, GAParams, _SearchPlayer
 from evo_mastermind.players.sampler import draw_consistent
 from evo_mastermind.sampling import ConsistentSample, Constraints
@@ -76,7 +77,7 @@ Play = Literal["consistent", "all"]
 SearchEngine = Literal["deap", "vectorised"]
 
 
-class ArchiveParams(GAParams):
+class ArchiveParams(GAParams, EndgameParams):
     """Options of the archive player (μ, heuristic and play default to Runarsson & Merelo's)."""
 
     population_size: PositiveInt = 200
@@ -220,6 +221,7 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
         """Whether the archive is known to hold every consistent code (a uniform draw
         returned the whole set; filtering by a response keeps that true)."""
         self._uniform_trials = 0
+        self.endgame = EndGame(space, self.params)
 
     # Fitted to 'Archive best' (μ = 1,000, lookahead) on this machine
     # (benchmarks/results/evolution.json): 70,126 evaluations a game on (5,8), 122,245 on
@@ -281,6 +283,7 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
         self.archive.clear()
         self._whole = False
         self._uniform_trials = 0
+        self.endgame.start()
 
     def stats(self) -> PlayerStats:
         """Evaluations, distinct codes evaluated and capped guesses in this game.
@@ -312,6 +315,9 @@ class ArchivePlayer(_SearchPlayer[ArchiveParams]):
             InconsistentResponsesError: no code agrees with every response (found exactly
                 by a uniform draw, or counted after a search that found no member).
         """
+        exact = self.endgame.guess(self.history)
+        if exact is not None:
+            return exact
         self._seen = []
         options = self.params
         if options.uniform_seeds and not self._whole:

@@ -46,6 +46,7 @@ from evo_mastermind.players.base import (
     register_player,
 )
 from evo_mastermind.players.cost import Cost, choice_cost, items_memory
+from evo_mastermind.players.endgame import EndGame, EndgameParams
 from evo_mastermind.players.first_guess import opening_code
 from evo_mastermind.sampling import (
     ConsistentSample,
@@ -60,7 +61,7 @@ from evo_mastermind.scoring import Response
 Play = Literal["consistent", "all"]
 
 
-class SamplerParams(PlayerParams):
+class SamplerParams(EndgameParams):
     """Options of the sampler player."""
 
     mu: PositiveInt = 1000
@@ -149,6 +150,7 @@ class SamplerPlayer(Player[SamplerParams]):
         self._rng = np.random.default_rng(0)
         self._trials = 0
         self._sampled = 0
+        self.endgame = EndGame(space, self.params)
 
     @classmethod
     def estimate(cls, params: PlayerParams, space: CodeSpace) -> Cost:
@@ -177,6 +179,7 @@ class SamplerPlayer(Player[SamplerParams]):
         self.history = History(self.space.pegs, self.space.colors)
         self._trials = 0
         self._sampled = 0
+        self.endgame.start()
 
     def tell(self, guess: Code, response: Response) -> None:
         """Record the response."""
@@ -193,12 +196,18 @@ class SamplerPlayer(Player[SamplerParams]):
     def ask(self) -> Code:
         """The first guess, then the heuristic's pick over a uniform consistent sample.
 
+        With ``endgame`` set, the exact end game's guess once the consistent set is that
+        small (:mod:`evo_mastermind.players.endgame`), when its search fits its work.
+
         Raises:
             InconsistentResponsesError: no code agrees with every response (the sampler
                 finds that exactly).
         """
         if len(self.history) == 0:
             return self.first_guess.copy()
+        exact = self.endgame.guess(self.history)
+        if exact is not None:
+            return exact
         options = self.params
         constraints = Constraints.of(self.space, self.history)
         sample = draw_consistent(constraints, options.mu, self._rng)

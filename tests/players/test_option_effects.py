@@ -30,6 +30,13 @@ class Effect:
     games: int = 3
 
 
+ENDGAME = {
+    "endgame": Effect(100),
+    # One unit of work never finishes a search: the player's own moves.
+    "endgame_work": Effect(1, {"endgame": 200}),
+    # Codes outside the set: on games above 7,776 codes only.
+    "endgame_pool": Effect(0, {"endgame": 200}, (5, 8), 4),
+}
 EXHAUSTIVE = {
     "ties": Effect("lexicographic"),
     "pool": Effect("all"),
@@ -106,6 +113,11 @@ EFFECTS: dict[tuple[str, str], Effect] = {
     ("sampler", "remaining_a"): Effect(0.0, {"heuristic": "lookahead", "lookahead_width": 30}),
     ("sampler", "remaining_b"): Effect(5.0, {"heuristic": "lookahead", "mu": 100}, (4, 6), 6),
     ("sampler", "first_guess"): Effect("ABCD"),
+    **{
+        (name, option): effect
+        for name in ("sampler", "archive")
+        for option, effect in ENDGAME.items()
+    },
     ("eda", "replacement_rate"): Effect(0.9),
     ("eda", "fitness"): Effect("f"),
     ("eda", "smoothing"): Effect(0.5),
