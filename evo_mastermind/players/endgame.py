@@ -326,6 +326,15 @@ class EndGame:
         return np.asarray(solved.game[0][guess], dtype=np.uint8).copy()
 
 
+def _history(
+    played: npt.NDArray[np.int32], members: npt.NDArray[np.int32]
+) -> npt.NDArray[np.int32]:
+    """The guesses played, with room for those the search plays below ``members``."""
+    buffer = np.zeros(played.shape[0] + members.shape[0] + 2, dtype=np.int32)
+    buffer[: played.shape[0]] = played
+    return buffer
+
+
 def _call(
     solved: _Solved,
     members: npt.NDArray[np.int32],
@@ -333,15 +342,13 @@ def _call(
     control: npt.NDArray[np.int64],
 ) -> tuple[int, int]:
     """One stretch of the compiled search of ``members`` (``control``: stop flag, work)."""
-    buffer = np.zeros(played.shape[0] + members.shape[0] + 2, dtype=np.int32)
-    buffer[: played.shape[0]] = played
     canon = np.empty(solved.game[0].shape[0] + 1, dtype=np.int32)
     canon[0] = -1  # the search lists the guesses worth trying after these ones when first needed
     value, guess, _ = search._search(
         members,
         search.UNLIMITED,
         search.INF - 1,
-        buffer,
+        _history(played, members),
         played.shape[0],
         solved.game,
         solved.memo,
@@ -375,13 +382,14 @@ def _unbounded(
     solved: _Solved, members: npt.NDArray[np.int32], played: npt.NDArray[np.int32]
 ) -> int:
     """The optimal guess for ``members``, searched to the end (the table holds most of it)."""
-    stretch = STRETCH
     with solved.lock:
-        while True:
-            control = np.array([0, stretch], dtype=np.int64)
-            entries = int(solved.memo[3][1])
-            _, guess = _call(solved, members, played, control)
-            if control[0] == 0:
-                return guess
-            if solved.memo[3][1] == entries:  # a full table kept nothing: a longer stretch
-                stretch *= 2
+        _, guess = search.solve(
+            members,
+            search.UNLIMITED,
+            search.INF - 1,
+            _history(played, members),
+            played.shape[0],
+            solved.game,
+            solved.memo,
+        )
+    return guess
