@@ -317,9 +317,12 @@ def multisets(counts: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int64], npt
     The common colours of a guess and a code depend on the guess's multiset only; the
     tables of :func:`_split_tables` have one row per multiset.
     """
-    weights = (int(counts.max(initial=0)) + 1) ** np.arange(counts.shape[1], dtype=np.int64)
-    keys = counts.astype(np.int64) @ weights
-    _, first, of_code = np.unique(keys, return_index=True, return_inverse=True)
+    base = int(counts.max(initial=0)) + 1
+    if base ** counts.shape[1] < 2**62:  # one integer a multiset: a faster sort
+        keys = counts.astype(np.int64) @ (base ** np.arange(counts.shape[1], dtype=np.int64))
+        _, first, of_code = np.unique(keys, return_index=True, return_inverse=True)
+    else:
+        _, first, of_code = np.unique(counts, axis=0, return_index=True, return_inverse=True)
     return of_code.astype(np.int64).ravel(), np.ascontiguousarray(counts[first])
 
 
