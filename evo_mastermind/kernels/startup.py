@@ -1,7 +1,8 @@
-"""Loading the kernels: Numba's start-up without SciPy, and a word when compiling is slow.
+"""Loading the kernels: Numba's start-up without its extras, and a word when compiling is slow.
 
-Every compiled module imports this one first, so the workaround below runs before Numba
-loads its numpy support.
+Every compiled module imports this one, so the workaround below runs before Numba loads its
+numpy support (at a module's first compiled call); the command line imports it before
+anything else of Numba's, so that ``coverage`` is not loaded either.
 """
 
 from __future__ import annotations
@@ -13,24 +14,33 @@ import time
 from pathlib import Path
 from typing import Any
 
+HIDDEN_WHILE_LOADING = ("coverage", "scipy.linalg", "cffi")
+"""Numba's optional companions that no kernel here uses, hidden while Numba loads."""
 
-def _load_numpy_support_without_scipy() -> None:
-    """Import Numba's numpy support with ``scipy.linalg`` hidden (0.2 s of start-up).
 
-    Numba imports ``scipy.linalg`` the first time it loads a kernel, only to learn whether
-    its inner products may call BLAS; no kernel here uses one. Hidden, the probe fails at
-    once and Numba keeps its own loops for them; ``scipy.linalg`` imports as usual later.
+def _load_numba_without_its_extras() -> None:
+    """Import Numba with ``coverage``, ``scipy.linalg`` and ``cffi`` hidden (0.2 s of start-up).
+
+    Numba probes for each while it loads: ``coverage`` (to report compiled lines; only a
+    coverage run started before Numba loads uses it, and that one is imported already),
+    ``scipy.linalg`` the first time it loads a kernel (only to learn whether its inner
+    products may call BLAS; no kernel here has one, so Numba keeps its own loops) and
+    ``cffi`` (to compile calls of C functions; none here). Hidden, each probe fails at once;
+    a module imported before is not hidden, and each imports as usual afterwards.
     """
-    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
-        return  # already paid for, or the probe already ran
-    sys.modules["scipy.linalg"] = None  # type: ignore[assignment]
+    hidden = [name for name in HIDDEN_WHILE_LOADING if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]
     try:
+        import numba
+        import numba.core.typing.cffi_utils
         import numba.np.arraymath  # noqa: F401
     finally:
-        del sys.modules["scipy.linalg"]
+        for name in hidden:
+            del sys.modules[name]
 
 
-_load_numpy_support_without_scipy()
+_load_numba_without_its_extras()
 
 PACKAGE = Path(__file__).resolve().parent
 CACHE = PACKAGE / "__pycache__"

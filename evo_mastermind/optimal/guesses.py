@@ -30,6 +30,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+import evo_mastermind.kernels.startup  # noqa: F401  (Numba loads without SciPy: 0.2 s)
+
 INF = 1 << 40
 """A total no tree reaches: a value at or above it means "cannot be done in time"."""
 
@@ -136,10 +138,12 @@ def _stabiliser(
     n_perms, pegs = perms.shape
     sigmas = np.empty((n_perms, pegs), dtype=np.int64)
     maps = np.empty((n_perms, colors), dtype=np.int64)
+    mapping = np.empty(colors, dtype=np.int64)
+    inverse = np.empty(colors, dtype=np.int64)
     found = 0
     for k in range(n_perms):
-        mapping = np.full(colors, -1, dtype=np.int64)
-        inverse = np.full(colors, -1, dtype=np.int64)
+        mapping[:] = -1
+        inverse[:] = -1
         good = True
         for h in range(played):
             code = codes[history[h]]

@@ -1,5 +1,6 @@
 """The first compilation on a machine is announced before it starts."""
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -35,3 +36,21 @@ def test_a_cached_kernel_is_not_announced(
     monkeypatch.setattr(startup, "_CALLED", set())
     startup.call(_kernel, 1)
     assert capsys.readouterr().err.splitlines() == ["kernel ran"]
+
+
+def test_numba_loads_without_its_unused_extras_which_import_as_usual_afterwards() -> None:
+    # A fresh process: this one may have imported them already (pytest-cov, other tests).
+    script = (
+        "import sys\n"
+        "import evo_mastermind.kernels.startup\n"
+        "from evo_mastermind.codes import CodeSpace\n"
+        "from evo_mastermind.optimal.solver import OptimalSolver\n"
+        "assert OptimalSolver.of(CodeSpace(3, 3)).solve().total == 73\n"
+        "print(sorted(m for m in ('coverage', 'scipy.linalg', 'cffi') if m in sys.modules))\n"
+        "import scipy.linalg\n"
+        "print(scipy.linalg.det([[2.0]]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["[]", "2.0"]
