@@ -167,17 +167,21 @@ def _stabiliser(
 
 
 @njit(cache=True, nogil=True)
-def _is_representative(
+def _mark_orbit(
     code: npt.NDArray[np.uint8],
-    index: int,
     colors: int,
     used: npt.NDArray[np.bool_],
     sigmas: npt.NDArray[np.int64],
     maps: npt.NDArray[np.int64],
     image: npt.NDArray[np.int64],
     relabel: npt.NDArray[np.int64],
-) -> bool:
-    """Whether ``code`` is the least code of its orbit under the symmetries of the history."""
+    seen: npt.NDArray[np.bool_],
+) -> None:
+    """Marks in ``seen`` every code of the orbit of ``code`` under the symmetries of the history.
+
+    Each image is taken with its unplayed colours relabelled to the least of them in order
+    of appearance, as :func:`canonical` lists codes.
+    """
     pegs = code.shape[0]
     for k in range(sigmas.shape[0]):
         for i in range(pegs):
@@ -195,9 +199,7 @@ def _is_representative(
                     fresh += 1
                 colour = relabel[colour]
             value = value * colors + colour
-        if value < index:
-            return False
-    return True
+        seen[value] = True
 
 
 @njit(cache=True, nogil=True)
@@ -372,6 +374,9 @@ def canonical(
         rank[:] = -1
     image = np.empty(pegs, dtype=np.int64)
     relabel = np.empty(colors, dtype=np.int64)
+    # Codes in increasing order: the first of an orbit not yet seen is its least; its orbit
+    # is then marked, so each orbit's images are worked out once, not once per member.
+    seen = np.zeros(codes.shape[0] if symmetric else 0, dtype=np.bool_)
     found = 0
     for g in range(codes.shape[0]):
         skip = False
@@ -383,12 +388,14 @@ def canonical(
                 break
             if rank[colour] == fresh:
                 fresh += 1
-        if not skip and (
-            not symmetric
-            or _is_representative(codes[g], g, colors, colour_used, sigmas, maps, image, relabel)
-        ):
-            out[found] = g
-            found += 1
+        if skip:
+            continue
+        if symmetric:
+            if seen[g]:
+                continue
+            _mark_orbit(codes[g], colors, colour_used, sigmas, maps, image, relabel, seen)
+        out[found] = g
+        found += 1
     return found
 
 
