@@ -42,6 +42,14 @@ def _load_numba_without_its_extras() -> None:
 
 _load_numba_without_its_extras()
 
+
+def numba_threads() -> int:
+    """The threads Numba's parallel kernels use (``NUMBA_NUM_THREADS``, else one a core)."""
+    import numba
+
+    return int(numba.get_num_threads())
+
+
 PACKAGE = Path(__file__).resolve().parent
 CACHE = PACKAGE / "__pycache__"
 STAMP = CACHE / "kernels-sources.sha256"
