@@ -133,36 +133,69 @@ def _stabiliser(
     """Position and colour permutations fixing every guess played (played colours only).
 
     Acting as ``image[sigma[i]] = pi[code[i]]``; unplayed colours are left to the canonical
-    relabelling. Returns the position permutations and their colour maps, identity first.
+    relabelling. Returns the position permutations (in the order of ``perms``: every
+    permutation, in increasing order) and their colour maps, identity first.
+
+    Built position by position, so that a choice the guesses refute is dropped with every
+    permutation it begins (six pegs have 720 permutations; a guess or two leave a handful).
     """
     n_perms, pegs = perms.shape
     sigmas = np.empty((n_perms, pegs), dtype=np.int64)
     maps = np.empty((n_perms, colors), dtype=np.int64)
-    mapping = np.empty(colors, dtype=np.int64)
-    inverse = np.empty(colors, dtype=np.int64)
+    mapping = np.full(colors, -1, dtype=np.int64)
+    inverse = np.full(colors, -1, dtype=np.int64)
+    set_at = np.full(colors, -1, dtype=np.int64)  # the position whose choice set mapping[c]
+    choice = np.full(pegs, -1, dtype=np.int64)  # sigma[i] as far as it is chosen
+    taken = np.zeros(pegs, dtype=np.bool_)
     found = 0
-    for k in range(n_perms):
-        mapping[:] = -1
-        inverse[:] = -1
-        good = True
-        for h in range(played):
-            code = codes[history[h]]
-            for i in range(pegs):
-                a, b = code[i], code[perms[k, i]]
-                if (mapping[a] >= 0 and mapping[a] != b) or (inverse[b] >= 0 and inverse[b] != a):
-                    good = False
-                    break
-                mapping[a] = b
-                inverse[b] = a
-            if not good:
-                break
-        if good:
+    i = 0
+    while i >= 0:
+        if choice[i] >= 0:  # undo position i's choice before trying the next one
+            taken[choice[i]] = False
             for c in range(colors):
-                if mapping[c] < 0:
-                    mapping[c] = c
-            sigmas[found] = perms[k]
-            maps[found] = mapping
-            found += 1
+                if set_at[c] == i:
+                    inverse[mapping[c]] = -1
+                    mapping[c] = -1
+                    set_at[c] = -1
+        j = choice[i] + 1
+        choice[i] = -1
+        while j < pegs:
+            if not taken[j]:
+                good = True
+                for h in range(played):
+                    code = codes[history[h]]
+                    a, b = code[i], code[j]
+                    if mapping[a] >= 0:
+                        if mapping[a] != b:
+                            good = False
+                            break
+                    elif inverse[b] >= 0:
+                        good = False
+                        break
+                    else:
+                        mapping[a] = b
+                        inverse[b] = a
+                        set_at[a] = i
+                if good:
+                    break
+                for c in range(colors):  # this choice refuted: undo what it set
+                    if set_at[c] == i:
+                        inverse[mapping[c]] = -1
+                        mapping[c] = -1
+                        set_at[c] = -1
+            j += 1
+        if j == pegs:  # no choice left here: back to the position before
+            i -= 1
+            continue
+        choice[i] = j
+        taken[j] = True
+        if i < pegs - 1:
+            i += 1
+            continue
+        sigmas[found] = choice
+        for c in range(colors):
+            maps[found, c] = mapping[c] if mapping[c] >= 0 else c
+        found += 1
     return sigmas[:found], maps[:found]
 
 
