@@ -54,31 +54,47 @@ PACKAGE = Path(__file__).resolve().parent
 CACHE = PACKAGE / "__pycache__"
 STAMP = CACHE / "kernels-sources.sha256"
 """The digest of every kernel module's source, as when the cached kernels were compiled."""
+COMPILED_BESIDE = ("optimal", "sampling")
+"""The packages beside this one whose compiled modules call each other (the optimum's search
+calls its guesses) or these kernels (the sampler reads the stop flag)."""
+
+
+def _drop_stale(sources: list[Path], cache: Path, stamp: Path) -> None:
+    """Forget the kernels cached in ``cache`` when any of ``sources`` changed since."""
+    digest = hashlib.sha256()
+    for source in sorted(sources):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    current = digest.hexdigest()
+    try:
+        if stamp.read_text() == current:
+            return
+    except OSError:
+        pass  # no stamp yet: a first compilation, or caches of an unknown age
+    try:
+        for cached in [*cache.glob("*.nbi"), *cache.glob("*.nbc")]:
+            cached.unlink(missing_ok=True)
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(current)
+    except OSError:
+        pass  # a read-only install: Numba caches elsewhere there, by its own rules
 
 
 def _drop_stale_kernels() -> None:
     """Forget every cached kernel when any kernel module's source changed since they compiled.
 
     Numba checks a cached kernel against its own file only: a kernel that calls one of
-    another module (choosing calls scoring) would keep the callee's old code. One digest of
-    the whole package decides for all of them, so an edit anywhere recompiles everything.
+    another module (choosing calls scoring, the optimum's search its guesses) would keep
+    the callee's old code. One digest of the whole package decides for all of them, so an
+    edit anywhere recompiles everything; each package of :data:`COMPILED_BESIDE` likewise,
+    by a digest of its modules and these.
     """
-    digest = hashlib.sha256()
-    for source in sorted(PACKAGE.glob("*.py")):
-        digest.update(source.name.encode() + b"\0" + source.read_bytes())
-    current = digest.hexdigest()
-    try:
-        if STAMP.read_text() == current:
-            return
-    except OSError:
-        pass  # no stamp yet: a first compilation, or caches of an unknown age
-    try:
-        for cached in [*CACHE.glob("*.nbi"), *CACHE.glob("*.nbc")]:
-            cached.unlink(missing_ok=True)
-        CACHE.mkdir(exist_ok=True)
-        STAMP.write_text(current)
-    except OSError:
-        pass  # a read-only install: Numba caches elsewhere there, by its own rules
+    kernels = list(PACKAGE.glob("*.py"))
+    _drop_stale(kernels, CACHE, STAMP)
+    for name in COMPILED_BESIDE:
+        package = PACKAGE.parent / name
+        if package.is_dir():
+            cache = package / "__pycache__"
+            _drop_stale([*package.glob("*.py"), *kernels], cache, cache / STAMP.name)
 
 
 _drop_stale_kernels()

@@ -148,7 +148,7 @@ def _stabiliser(
     choice = np.full(pegs, -1, dtype=np.int64)  # sigma[i] as far as it is chosen
     taken = np.zeros(pegs, dtype=np.bool_)
     found = 0
-    i = 0
+    i = 0 if n_perms > 0 else -1  # none: a pool of guesses, where no symmetry holds
     while i >= 0:
         if choice[i] >= 0:  # undo position i's choice before trying the next one
             taken[choice[i]] = False
