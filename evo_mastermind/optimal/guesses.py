@@ -213,10 +213,11 @@ def _mark_orbit(
     """Marks in ``seen`` every code of the orbit of ``code`` under the symmetries of the history.
 
     Each image is taken with its unplayed colours relabelled to the least of them in order
-    of appearance, as :func:`canonical` lists codes.
+    of appearance, as :func:`canonical` lists codes; the identity (``sigmas[0]``) is skipped,
+    as ``code`` itself is never looked at again.
     """
     pegs = code.shape[0]
-    for k in range(sigmas.shape[0]):
+    for k in range(1, sigmas.shape[0]):
         for i in range(pegs):
             image[sigmas[k, i]] = maps[k, code[i]]
         relabel[:] = -1
