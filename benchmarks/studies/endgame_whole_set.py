@@ -17,6 +17,13 @@ difference with its standard error and the Wilcoxon signed-rank p, their 95 % in
 (normal, over the games), the touched games and the difference over them alone. CPU seconds
 a game: the run's for the option; for the sampler, the replays' on touched games and the
 run's on the others (the same moves; the option's counting of large sets included).
+
+``--value N`` prices the two choices themselves at the first ``N`` touched moves (over the
+directories pooled, by secret), without the luck of the rest of the game: each pick is
+followed by the exact end game's optimum over every part it leaves (the consistent codes and
+the 100 best-splitting codes one peg away as guesses, ``--work`` units a part), each code of
+the set equally likely; the mean difference of the two expected guesses and its standard
+error (positions whose parts ran out of work are left out, and counted).
 """
 
 from __future__ import annotations
@@ -32,37 +39,69 @@ import pandas as pd
 
 from benchmarks._record import record
 from benchmarks.studies.paired import compare
-from evo_mastermind.codes import CodeSpace
+from evo_mastermind.codes import Code, CodeSpace
+from evo_mastermind.evolution.fitness import History
 from evo_mastermind.game import Codemaker, play_game
 from evo_mastermind.players import make_player
+from evo_mastermind.players.endgame import EndGame
+from evo_mastermind.players.sampler import SamplerParams
 from evo_mastermind.runner import ResultsDir, load_config
-from evo_mastermind.sampling import Constraints, count_consistent
-from evo_mastermind.scoring import score
+from evo_mastermind.sampling import Constraints, consistent_codes, count_consistent
+from evo_mastermind.scoring import Response, score
 from evo_mastermind.seeding import game_rng
 
 WITH = " + whole sets"
 """What the option's entry is called beside the sampler's label."""
 
 
-def touched(space: CodeSpace, secret: str, moves: list[str], mu: int, whole_set: int) -> bool:
-    """Whether a move of this game was chosen over a set of more than ``mu``, at most ``whole_set``.
+def touched(space: CodeSpace, secret: str, moves: list[str], mu: int, whole_set: int) -> int:
+    """Moves played before the one chosen over a set of more than ``mu``, at most ``whole_set``.
 
-    Sets only shrink along a game: counted from the last history back, the first set above
-    ``whole_set`` ends the search.
+    0 when the game met no such set (the first move is never one). Sets only shrink along a
+    game: counted from the last history back, the first set above ``whole_set`` ends the
+    search.
     """
     code = space.parse(secret)
     guesses = [space.parse(guess) for guess in moves[:-1]]
     responses = [score(guess, code) for guess in guesses]
     for played in range(len(guesses), 0, -1):
-        constraints = Constraints.from_responses(
-            space, np.stack(guesses[:played]), responses[:played]
-        )
-        size = count_consistent(constraints)
+        size = count_consistent(_constraints(space, guesses[:played], responses[:played]))
         if size > whole_set:
-            return False
+            return 0
         if size > mu:
-            return True
-    return False
+            return played
+    return 0
+
+
+def _constraints(space: CodeSpace, guesses: list[Code], responses: list[Response]) -> Constraints:
+    return Constraints.from_responses(space, np.stack(guesses), responses)
+
+
+def pick_value(
+    space: CodeSpace, guesses: list[Code], responses: list[Response], pick: Code, work: int
+) -> float | None:
+    """Expected guesses from a position when ``pick`` is played, then the optimum.
+
+    Over the consistent set of the history, each code equally likely: one guess, then the
+    exact end game's optimum over each part ``pick`` leaves (the consistent codes and the
+    100 best-splitting codes one peg away as guesses, ``work`` units a part); None when a
+    part's search runs out of work.
+    """
+    members = consistent_codes(_constraints(space, guesses, responses))
+    endgame = EndGame(space, SamplerParams(endgame=members.shape[0], endgame_work=work))
+    total = 0.0
+    for response in {score(pick, member) for member in members}:
+        if response.black == space.pegs:
+            continue  # the secret was the pick: nothing more to play
+        history = History(space.pegs, space.colors)
+        for guess, answer in zip([*guesses, pick], [*responses, response], strict=True):
+            history.add(guess, answer)
+        endgame.start()
+        if endgame.guess(history) is None or endgame.expected is None:
+            return None
+        part = int(count_consistent(Constraints.of(space, history)))
+        total += (endgame.expected - len(history)) * part
+    return 1.0 + total / members.shape[0]
 
 
 def baseline_games(results: Path, check: int) -> pd.DataFrame:
@@ -78,9 +117,10 @@ def baseline_games(results: Path, check: int) -> pd.DataFrame:
         if player is None:
             player = make_player(str(row["player"]), space, options)
         moves, secret = [str(move) for move in row["moves"]], str(row["secret"])
-        hit = touched(space, secret, moves, int(options["mu"]), whole_set)
+        at = touched(space, secret, moves, int(options["mu"]), whole_set)
+        hit = at > 0
         if not hit and untouched_checked >= check:
-            replayed.append({**row, "touched": False})
+            replayed.append({**row, "touched": False, "at": 0})
             continue
         rng = game_rng(
             seed, str(row["label"]), int(row["run"]), secret, space.colors, int(row["occurrence"])
@@ -93,11 +133,60 @@ def baseline_games(results: Path, check: int) -> pd.DataFrame:
             if [move.guess for move in result.moves] != moves:
                 raise ValueError(f"{results}: the untouched game of {secret} differs")
         replayed.append(
-            {**row, "n_guesses": result.n_guesses, "player_seconds": seconds, "touched": hit}
+            {
+                **row,
+                "n_guesses": result.n_guesses,
+                "player_seconds": seconds,
+                "touched": hit,
+                "at": at,
+                "moves": [move.guess for move in result.moves],
+            }
         )
     plain = pd.DataFrame(replayed)
-    option = games.assign(label=games["label"] + WITH, touched=plain["touched"].to_numpy())
+    option = games.assign(
+        label=games["label"] + WITH,
+        touched=plain["touched"].to_numpy(),
+        at=plain["at"].to_numpy(),
+    )
     return pd.concat([plain, option]).assign(results=results.name)
+
+
+def values(games: pd.DataFrame, n: int, work: int) -> dict[str, Any]:
+    """Both players' picks at the first ``n`` touched moves, each followed by the optimum."""
+    hit = games[games["touched"].astype(bool)]
+    plain = hit[~hit["label"].str.endswith(WITH)].sort_values(["results", "secret", "occurrence"])
+    option = hit[hit["label"].str.endswith(WITH)].sort_values(["results", "secret", "occurrence"])
+    differences, sizes, same, missed = [], [], 0, 0
+    rows = zip(plain.head(n).to_dict("records"), option.head(n).to_dict("records"), strict=True)
+    for base, new in rows:
+        space = CodeSpace(int(base["pegs"]), int(base["colors"]))
+        at, secret = int(base["at"]), space.parse(str(base["secret"]))
+        before = [space.parse(str(move)) for move in new["moves"][:at]]
+        if [space.format(code) for code in before] != list(base["moves"][:at]):
+            raise ValueError(f"the games of {base['secret']} differ before the touched move")
+        responses = [score(code, secret) for code in before]
+        picks = [space.parse(str(moves[at])) for moves in (base["moves"], new["moves"])]
+        if np.array_equal(picks[0], picks[1]):
+            same += 1
+            differences.append(0.0)
+            continue
+        found = [pick_value(space, before, responses, pick, work) for pick in picks]
+        if found[0] is None or found[1] is None:
+            missed += 1
+            continue
+        differences.append(found[1] - found[0])
+        sizes.append(int(count_consistent(_constraints(space, before, responses))))
+    spread = np.asarray(differences)
+    return {
+        "positions": len(differences),
+        "same_pick": same,
+        "missed": missed,
+        "set_sizes": [min(sizes), max(sizes)] if sizes else [],
+        "difference": round(float(spread.mean()), 4) if spread.size else None,
+        "standard_error": round(float(spread.std(ddof=1) / np.sqrt(spread.size)), 4)
+        if spread.size > 1
+        else None,
+    }
 
 
 def main() -> None:
@@ -106,6 +195,16 @@ def main() -> None:
     parser.add_argument("results", type=Path, nargs="+", help="results of the option's entry")
     parser.add_argument(
         "--check", type=int, default=5, metavar="N", help="untouched games replayed as a check"
+    )
+    parser.add_argument(
+        "--value",
+        type=int,
+        default=0,
+        metavar="N",
+        help="value both picks at the first N touched moves with the optimum after them",
+    )
+    parser.add_argument(
+        "--work", type=int, default=1_000_000_000, help="work units of a part's search"
     )
     args = parser.parse_args()
     tables: list[pd.DataFrame] = []
@@ -131,6 +230,8 @@ def main() -> None:
         "share": round(len(hit) / len(games), 4),
         **compare(hit, labels)[f"{labels[0]}{WITH}"],
     }
+    if args.value:
+        figures["values"] = values(games, args.value, args.work)
     name = "+".join(path.name for path in args.results)
     record(f"endgame_whole_set_{name}", figures)
 
