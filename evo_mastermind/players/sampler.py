@@ -14,6 +14,10 @@ archive EA's search evaluates and may play (sample members win ties).
 ``lookahead`` also plays over a sample (``heuristic_when_full`` unset): each sampled code
 stands for (consistent set size / μ) codes, so the part sizes it estimates are the set's.
 
+``whole_set: N`` (off by default) plays the heuristic over every consistent code, not over
+μ of them, once the set holds at most ``N`` codes: the preset's lookahead a move earlier
+(priced on (8,12) in ``docs/studies/endgame.md``, "The price of greed in the middle game").
+
 Presets per game size (``preset: 8x12``) keep the archive EA's first guesses and heuristics,
 and its μ (1,000; 2,000 on (8,12)): over the 500 secrets of (5,8), (6,9) and (7,10), μ from
 250 to 4,000 played no better than 1,000 with p < 0.05 (the study page's μ and play sweeps).
