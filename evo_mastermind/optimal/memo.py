@@ -12,6 +12,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+import evo_mastermind.kernels.startup  # noqa: F401  (Numba loads without SciPy: 0.2 s)
+
 Memo = tuple[
     npt.NDArray[np.uint64],  # keys
     npt.NDArray[np.int64],  # per slot: value, depth (0: a bound), pool start, size, left, guess
