@@ -10,16 +10,27 @@ long and records the best total found and the proven lower bound as it goes
 six guesses (minutes each, checkpointed), and replays each over every secret with a scorer
 of its own (``optimal_4_8.json``). The totals go to ``results/optimal.csv``, the table
 :mod:`evo_mastermind.analysis.optimum` cites.
+
+``--workers N`` compares one thread with ``N`` threads searching together (the player's
+option ``threads``), on (4,7) and (4,8) unless ``--games`` names others, ``--runs`` pairs
+run one after the other (the order swapped every pair): for each, the search's own wall and
+CPU seconds (timed in its process, after the compiled search is loaded) and the whole
+process's, with the load average before every run. The ratios of one thread's wall time to
+``N`` threads' are taken pair by pair and their median recorded
+(``optimal_threads.json``); the trees must be the same, node for node.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import itertools
 import json
 import os
 import re
+import statistics
+import sys
 import tempfile
 import threading
 import time
@@ -155,12 +166,82 @@ def huge() -> dict[str, object]:
     return figures
 
 
+def search_once(pegs: int, colors: int, threads: int) -> dict[str, object]:
+    """One optimal solve in this process on ``threads`` threads: its own seconds and tree."""
+    from evo_mastermind.codes import CodeSpace
+    from evo_mastermind.optimal.solver import OptimalSolver
+
+    OptimalSolver(CodeSpace(2, 2)).solve(threads=threads)  # loads the compiled search
+    solver = OptimalSolver(CodeSpace(pegs, colors))
+    wall, cpu = time.perf_counter(), time.process_time()
+    solution = solver.solve(threads=threads)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    nodes = json.dumps(sorted(solution.nodes.items())).encode()
+    return {
+        "total": solution.total,
+        "max": solution.depth,
+        "tree": hashlib.sha256(nodes).hexdigest()[:16],
+        "search wall s": round(wall, 2),
+        "search cpu s": round(cpu, 2),
+    }
+
+
+def _timed_search(pegs: int, colors: int, threads: int) -> dict[str, object]:
+    """:func:`search_once` in a process of its own, with that whole process's seconds."""
+    argv = [sys.executable, "-m", "benchmarks.bench_optimal", "--once"]
+    argv += [f"{pegs}x{colors}", "--workers", str(threads)]
+    load = round(os.getloadavg()[0], 1)
+    wall, cpu, printed = time_process(argv, cwd=Path(__file__).parent.parent)
+    figures: dict[str, object] = json.loads(printed.strip().splitlines()[-1])
+    return figures | {
+        "process wall s": round(wall, 2),
+        "process cpu s": round(cpu, 2),
+        "load before": load,
+    }
+
+
+def compare_threads(games: list[tuple[int, int]], workers: int, runs: int) -> dict[str, object]:
+    """One thread against ``workers`` threads, pair by pair, on each game."""
+    figures: dict[str, object] = {"threads compared": f"1 and {workers}"}
+    figures["load average at the start"] = [round(x, 1) for x in os.getloadavg()]
+    for pegs, colors in games:
+        pairs = []
+        for run in range(runs):
+            order = [1, workers] if run % 2 == 0 else [workers, 1]
+            timed = {threads: _timed_search(pegs, colors, threads) for threads in order}
+            one, many = timed[1], timed[workers]
+            if (one["total"], one["tree"]) != (many["total"], many["tree"]):
+                raise RuntimeError(f"({pegs},{colors}): the trees differ: {one} and {many}")
+            pairs.append((one, many))
+        label = f"({pegs},{colors}) {pairs[0][0]['total']}"
+        for key in ("search wall s", "process wall s"):
+            gains = [float(a[key]) / float(b[key]) for a, b in pairs]  # type: ignore[arg-type]
+            figures[f"{label}: {key[:-2]} gain, median of pairs"] = round(
+                statistics.median(gains), 2
+            )
+        figures[f"{label}: runs (1 thread, {workers} threads)"] = pairs
+    figures["load average at the end"] = [round(x, 1) for x in os.getloadavg()]
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--stretch", type=float, default=0, help="seconds for (4,7); 0: skip")
     parser.add_argument("--stretch-only", action="store_true", help="only the (4,7) search")
     parser.add_argument("--huge", action="store_true", help="only the (4,8) trees (minutes)")
+    parser.add_argument("--workers", type=int, default=0, help="compare 1 and N threads")
+    parser.add_argument("--games", default="4x7,4x8", help="--workers: games as PxC,...")
+    parser.add_argument("--runs", type=int, default=3, help="--workers: pairs of runs")
+    parser.add_argument("--once", help=argparse.SUPPRESS)  # one timed search (PxC), as JSON
     args = parser.parse_args()
+    if args.once:
+        pegs, colors = (int(x) for x in args.once.split("x"))
+        print(json.dumps(search_once(pegs, colors, max(args.workers, 1))))
+        return
+    if args.workers:
+        games = [(int(p), int(c)) for p, c in (g.split("x") for g in args.games.split(","))]
+        record("optimal_threads", compare_threads(games, args.workers, args.runs))
+        return
     if args.huge:
         record("optimal_4_8", huge())
         return

@@ -3,14 +3,14 @@
 A :class:`Team` of ``threads`` solves each set it is given with the calling thread and
 ``threads - 1`` helpers, all in the compiled search (which releases the GIL) over the same
 table (:mod:`~evo_mastermind.optimal.memo`, safe to share). They split the work as they
-go: a set one thread is searching is marked in a small busy table, and another thread that
-meets it among the parts of a guess leaves it for later and takes the next part (the
-ABDADA scheme of Weill, 1996), by which time the table most often holds it. The caller's
-answer is the answer: a helper's own result is dropped, and once the caller has its
-answer the helpers are stopped within a stretch of the search. Every value in the table
-is proven whatever thread proved it, and ties go to the lowest code, so the answer and the
-tree read from the table are the same whatever the number of threads; only the time
-differs.
+go: a set, or a guess at a set, that one thread is searching is marked in a small busy
+table, and another thread that meets it leaves it for later and takes the next part or
+guess (the ABDADA scheme of Weill, 1996); when it comes back, the table most often holds
+the answer. The first thread to finish gives the answer and the others stop within their
+stretch of the search. The answer is exact whenever it fits the budget, whichever thread
+found it, and every value in the table is proven, so the optimum and the tree read off the
+table (ties to the lowest code) are the same whatever the number of threads; only a bound
+above the budget may differ (it is a proven bound either way), and the time.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ class _Job:
 
 
 class _Helper:
-    """A daemon thread that searches each job it is given until the job is stopped."""
+    """A daemon thread that searches each job it is given until the job is answered."""
 
     def __init__(self, number: int, busy: npt.NDArray[np.uint64]) -> None:
         self.number = number
