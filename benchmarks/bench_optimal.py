@@ -11,6 +11,11 @@ six guesses (minutes each, checkpointed), and replays each over every secret wit
 of its own (``optimal_4_8.json``). The totals go to ``results/optimal.csv``, the table
 :mod:`evo_mastermind.analysis.optimum` cites.
 
+``--prove 6x4,4x9:6 --seconds 1800`` proves each game's optimum (within M guesses after a
+colon) on ``--threads`` threads, checkpointed in ``--checkpoints`` (run again, it resumes),
+stopped past the time, each tree replayed over every secret by :func:`replay`
+(``optimal_new.json``, one entry per game, kept across runs).
+
 ``--workers N`` compares one thread with ``N`` threads searching together (the player's
 option ``threads``), on (4,7) and (4,8) unless ``--games`` names others, ``--runs`` pairs
 run one after the other (the order swapped every pair): for each, the search's own wall and
@@ -29,7 +34,10 @@ import itertools
 import json
 import os
 import re
+import resource
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -166,6 +174,58 @@ def huge() -> dict[str, object]:
     return figures
 
 
+_INTERRUPTED = re.compile(r"the optimum is at least (\d+)")
+
+
+def prove(spec: str, seconds: float, threads: int, checkpoints: Path) -> dict[str, object]:
+    """One game's optimum (``PxC``, or ``PxC:M`` within M guesses), at most ``seconds``.
+
+    The search runs as a whole ``tree`` process on ``threads`` threads with a checkpoint in
+    ``checkpoints`` (run again, it resumes), is interrupted with SIGINT past the time, and
+    its tree is replayed over every secret by :func:`replay`. A search interrupted says so:
+    its best total and the proven lower bound.
+    """
+    game, _, limit = spec.partition(":")
+    pegs, colors = (int(x) for x in game.split("x"))
+    name = f"{pegs}x{colors}" + (f"_max{limit}" if limit else "")
+    out = checkpoints / f"{name}.tree.json"
+    argv = [*evo_mastermind(), "tree", "--player", "optimal", "--pegs", str(pegs)]
+    argv += ["--colors", str(colors), "-o", f"threads={threads}", "--no-progress"]
+    argv += ["-o", f"checkpoint={checkpoints / (name + '.checkpoint.json')}"]
+    argv += [*(["-o", f"max_guesses={limit}"] if limit else []), "--out", str(out)]
+    load = [round(x, 1) for x in os.getloadavg()]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        printed, _ = process.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGINT)  # the best tree so far is written, marked partial
+        printed, _ = process.communicate()
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    found = _PRINTED.search(printed)
+    assert found is not None, printed
+    total, depths = replay(out)
+    assert total == int(found.group(1)), (total, printed)
+    bound = _INTERRUPTED.search(printed)
+    outcome: dict[str, object] = {
+        "total": total,
+        "mean": round(total / colors**pegs, 4),
+        "max": len(depths),
+        "secrets by guesses needed (1, 2, ...)": depths,
+        "proven optimal": bound is None,
+        "wall s": round(wall, 1),
+        "cpu s": round(cpu, 1),
+        "threads": threads,
+        "load average at the start": load,
+    }
+    if bound is not None:
+        outcome["proven lower bound"] = int(bound.group(1))
+    return {f"({pegs},{colors})" + (f" within {limit}" if limit else ""): outcome}
+
+
 def search_once(pegs: int, colors: int, threads: int) -> dict[str, object]:
     """One optimal solve in this process on ``threads`` threads: its own seconds and tree."""
     from evo_mastermind.codes import CodeSpace
@@ -242,7 +302,20 @@ def main() -> None:
     parser.add_argument("--games", default="4x7,4x8", help="--workers: games as PxC,...")
     parser.add_argument("--runs", type=int, default=3, help="--workers: pairs of runs")
     parser.add_argument("--once", help=argparse.SUPPRESS)  # one timed search (PxC), as JSON
+    parser.add_argument("--prove", default="", help="games PxC or PxC:M,... to prove")
+    parser.add_argument("--seconds", type=float, default=1800, help="--prove: time per game")
+    parser.add_argument("--threads", type=int, default=2, help="--prove: search threads")
+    parser.add_argument(
+        "--checkpoints", type=Path, default=Path("."), help="--prove: checkpoints and trees"
+    )
     args = parser.parse_args()
+    if args.prove:
+        path = RESULTS / "optimal_new.json"
+        kept = json.loads(path.read_text())["figures"] if path.exists() else {}
+        for spec in args.prove.split(","):
+            kept |= prove(spec, args.seconds, args.threads, args.checkpoints)
+            record("optimal_new", kept)
+        return
     if args.once:
         pegs, colors = (int(x) for x in args.once.split("x"))
         print(json.dumps(search_once(pegs, colors, max(args.workers, 1))))
