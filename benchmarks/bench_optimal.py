@@ -196,7 +196,14 @@ def prove(spec: str, seconds: float, threads: int, checkpoints: Path) -> dict[st
     load = [round(x, 1) for x in os.getloadavg()]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        # A benchmark started in the background ignores SIGINT, and so would the search.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         printed, _ = process.communicate(timeout=seconds)
     except subprocess.TimeoutExpired:
