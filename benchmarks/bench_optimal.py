@@ -190,7 +190,9 @@ def prove(spec: str, seconds: float, threads: int, checkpoints: Path) -> dict[st
     name = f"{pegs}x{colors}" + (f"_max{limit}" if limit else "")
     out = checkpoints / f"{name}.tree.json"
     argv = [*evo_mastermind(), "tree", "--player", "optimal", "--pegs", str(pegs)]
-    argv += ["--colors", str(colors), "-o", f"threads={threads}", "--no-progress"]
+    # With progress (written to the captured output): a quick first tree caps the search,
+    # and the checkpoint is that of a search run by hand with its progress bar.
+    argv += ["--colors", str(colors), "-o", f"threads={threads}"]
     argv += ["-o", f"checkpoint={checkpoints / (name + '.checkpoint.json')}"]
     argv += [*(["-o", f"max_guesses={limit}"] if limit else []), "--out", str(out)]
     load = [round(x, 1) for x in os.getloadavg()]
