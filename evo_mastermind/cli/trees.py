@@ -201,8 +201,7 @@ def _announce_cost(player: str, space: CodeSpace, options: dict[str, Any], trees
     Raises:
         UsageError: the player's estimate needs more memory than this machine has.
     """
-    import numba
-
+    from evo_mastermind.kernels import startup  # Numba loads here, without its unused extras
     from evo_mastermind.players import known_player, validate_params
     from evo_mastermind.players.cost import memory_refusal, tree_announcement
 
@@ -210,6 +209,6 @@ def _announce_cost(player: str, space: CodeSpace, options: dict[str, Any], trees
     refused = memory_refusal(game.memory, f"a tree of {player} on {space}")
     if refused is not None:
         raise UsageError(refused)
-    line = tree_announcement(game, f"{player} on {space}", trees, numba.get_num_threads())
+    line = tree_announcement(game, f"{player} on {space}", trees, startup.numba_threads())
     if line is not None:
         print(f"{PROG}: {line}", file=sys.stderr, flush=True)

@@ -1,7 +1,8 @@
-"""Loading the kernels: Numba's start-up without SciPy, and a word when compiling is slow.
+"""Loading the kernels: Numba's start-up without its extras, and a word when compiling is slow.
 
-Every compiled module imports this one first, so the workaround below runs before Numba
-loads its numpy support.
+Every compiled module imports this one, so the workaround below runs before Numba loads its
+numpy support (at a module's first compiled call); the command line imports it before
+anything else of Numba's, so that ``coverage`` is not loaded either.
 """
 
 from __future__ import annotations
@@ -13,54 +14,87 @@ import time
 from pathlib import Path
 from typing import Any
 
+HIDDEN_WHILE_LOADING = ("coverage", "scipy.linalg", "cffi")
+"""Numba's optional companions that no kernel here uses, hidden while Numba loads."""
 
-def _load_numpy_support_without_scipy() -> None:
-    """Import Numba's numpy support with ``scipy.linalg`` hidden (0.2 s of start-up).
 
-    Numba imports ``scipy.linalg`` the first time it loads a kernel, only to learn whether
-    its inner products may call BLAS; no kernel here uses one. Hidden, the probe fails at
-    once and Numba keeps its own loops for them; ``scipy.linalg`` imports as usual later.
+def _load_numba_without_its_extras() -> None:
+    """Import Numba with ``coverage``, ``scipy.linalg`` and ``cffi`` hidden (0.2 s of start-up).
+
+    Numba probes for each while it loads: ``coverage`` (to report compiled lines; only a
+    coverage run started before Numba loads uses it, and that one is imported already),
+    ``scipy.linalg`` the first time it loads a kernel (only to learn whether its inner
+    products may call BLAS; no kernel here has one, so Numba keeps its own loops) and
+    ``cffi`` (to compile calls of C functions; none here). Hidden, each probe fails at once;
+    a module imported before is not hidden, and each imports as usual afterwards.
     """
-    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
-        return  # already paid for, or the probe already ran
-    sys.modules["scipy.linalg"] = None  # type: ignore[assignment]
+    hidden = [name for name in HIDDEN_WHILE_LOADING if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]
     try:
+        import numba
+        import numba.core.typing.cffi_utils
         import numba.np.arraymath  # noqa: F401
     finally:
-        del sys.modules["scipy.linalg"]
+        for name in hidden:
+            del sys.modules[name]
 
 
-_load_numpy_support_without_scipy()
+_load_numba_without_its_extras()
+
+
+def numba_threads() -> int:
+    """The threads Numba's parallel kernels use (``NUMBA_NUM_THREADS``, else one a core)."""
+    import numba
+
+    return int(numba.get_num_threads())
+
 
 PACKAGE = Path(__file__).resolve().parent
 CACHE = PACKAGE / "__pycache__"
 STAMP = CACHE / "kernels-sources.sha256"
 """The digest of every kernel module's source, as when the cached kernels were compiled."""
+COMPILED_BESIDE = ("optimal", "sampling")
+"""The packages beside this one whose compiled modules call each other (the optimum's search
+calls its guesses) or these kernels (the sampler reads the stop flag)."""
+
+
+def _drop_stale(sources: list[Path], cache: Path, stamp: Path) -> None:
+    """Forget the kernels cached in ``cache`` when any of ``sources`` changed since."""
+    digest = hashlib.sha256()
+    for source in sorted(sources):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    current = digest.hexdigest()
+    try:
+        if stamp.read_text() == current:
+            return
+    except OSError:
+        pass  # no stamp yet: a first compilation, or caches of an unknown age
+    try:
+        for cached in [*cache.glob("*.nbi"), *cache.glob("*.nbc")]:
+            cached.unlink(missing_ok=True)
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(current)
+    except OSError:
+        pass  # a read-only install: Numba caches elsewhere there, by its own rules
 
 
 def _drop_stale_kernels() -> None:
     """Forget every cached kernel when any kernel module's source changed since they compiled.
 
     Numba checks a cached kernel against its own file only: a kernel that calls one of
-    another module (choosing calls scoring) would keep the callee's old code. One digest of
-    the whole package decides for all of them, so an edit anywhere recompiles everything.
+    another module (choosing calls scoring, the optimum's search its guesses) would keep
+    the callee's old code. One digest of the whole package decides for all of them, so an
+    edit anywhere recompiles everything; each package of :data:`COMPILED_BESIDE` likewise,
+    by a digest of its modules and these.
     """
-    digest = hashlib.sha256()
-    for source in sorted(PACKAGE.glob("*.py")):
-        digest.update(source.name.encode() + b"\0" + source.read_bytes())
-    current = digest.hexdigest()
-    try:
-        if STAMP.read_text() == current:
-            return
-    except OSError:
-        pass  # no stamp yet: a first compilation, or caches of an unknown age
-    try:
-        for cached in [*CACHE.glob("*.nbi"), *CACHE.glob("*.nbc")]:
-            cached.unlink(missing_ok=True)
-        CACHE.mkdir(exist_ok=True)
-        STAMP.write_text(current)
-    except OSError:
-        pass  # a read-only install: Numba caches elsewhere there, by its own rules
+    kernels = list(PACKAGE.glob("*.py"))
+    _drop_stale(kernels, CACHE, STAMP)
+    for name in COMPILED_BESIDE:
+        package = PACKAGE.parent / name
+        if package.is_dir():
+            cache = package / "__pycache__"
+            _drop_stale([*package.glob("*.py"), *kernels], cache, cache / STAMP.name)
 
 
 _drop_stale_kernels()

@@ -30,6 +30,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+import evo_mastermind.kernels.startup  # noqa: F401  (Numba loads without SciPy: 0.2 s)
+
 INF = 1 << 40
 """A total no tree reaches: a value at or above it means "cannot be done in time"."""
 
@@ -131,51 +133,91 @@ def _stabiliser(
     """Position and colour permutations fixing every guess played (played colours only).
 
     Acting as ``image[sigma[i]] = pi[code[i]]``; unplayed colours are left to the canonical
-    relabelling. Returns the position permutations and their colour maps, identity first.
+    relabelling. Returns the position permutations (in the order of ``perms``: every
+    permutation, in increasing order) and their colour maps, identity first.
+
+    Built position by position, so that a choice the guesses refute is dropped with every
+    permutation it begins (six pegs have 720 permutations; a guess or two leave a handful).
     """
     n_perms, pegs = perms.shape
     sigmas = np.empty((n_perms, pegs), dtype=np.int64)
     maps = np.empty((n_perms, colors), dtype=np.int64)
+    mapping = np.full(colors, -1, dtype=np.int64)
+    inverse = np.full(colors, -1, dtype=np.int64)
+    set_at = np.full(colors, -1, dtype=np.int64)  # the position whose choice set mapping[c]
+    choice = np.full(pegs, -1, dtype=np.int64)  # sigma[i] as far as it is chosen
+    taken = np.zeros(pegs, dtype=np.bool_)
     found = 0
-    for k in range(n_perms):
-        mapping = np.full(colors, -1, dtype=np.int64)
-        inverse = np.full(colors, -1, dtype=np.int64)
-        good = True
-        for h in range(played):
-            code = codes[history[h]]
-            for i in range(pegs):
-                a, b = code[i], code[perms[k, i]]
-                if (mapping[a] >= 0 and mapping[a] != b) or (inverse[b] >= 0 and inverse[b] != a):
-                    good = False
-                    break
-                mapping[a] = b
-                inverse[b] = a
-            if not good:
-                break
-        if good:
+    i = 0 if n_perms > 0 else -1  # none: a pool of guesses, where no symmetry holds
+    while i >= 0:
+        if choice[i] >= 0:  # undo position i's choice before trying the next one
+            taken[choice[i]] = False
             for c in range(colors):
-                if mapping[c] < 0:
-                    mapping[c] = c
-            sigmas[found] = perms[k]
-            maps[found] = mapping
-            found += 1
+                if set_at[c] == i:
+                    inverse[mapping[c]] = -1
+                    mapping[c] = -1
+                    set_at[c] = -1
+        j = choice[i] + 1
+        choice[i] = -1
+        while j < pegs:
+            if not taken[j]:
+                good = True
+                for h in range(played):
+                    code = codes[history[h]]
+                    a, b = code[i], code[j]
+                    if mapping[a] >= 0:
+                        if mapping[a] != b:
+                            good = False
+                            break
+                    elif inverse[b] >= 0:
+                        good = False
+                        break
+                    else:
+                        mapping[a] = b
+                        inverse[b] = a
+                        set_at[a] = i
+                if good:
+                    break
+                for c in range(colors):  # this choice refuted: undo what it set
+                    if set_at[c] == i:
+                        inverse[mapping[c]] = -1
+                        mapping[c] = -1
+                        set_at[c] = -1
+            j += 1
+        if j == pegs:  # no choice left here: back to the position before
+            i -= 1
+            continue
+        choice[i] = j
+        taken[j] = True
+        if i < pegs - 1:
+            i += 1
+            continue
+        sigmas[found] = choice
+        for c in range(colors):
+            maps[found, c] = mapping[c] if mapping[c] >= 0 else c
+        found += 1
     return sigmas[:found], maps[:found]
 
 
 @njit(cache=True, nogil=True)
-def _is_representative(
+def _mark_orbit(
     code: npt.NDArray[np.uint8],
-    index: int,
     colors: int,
     used: npt.NDArray[np.bool_],
     sigmas: npt.NDArray[np.int64],
     maps: npt.NDArray[np.int64],
     image: npt.NDArray[np.int64],
     relabel: npt.NDArray[np.int64],
-) -> bool:
-    """Whether ``code`` is the least code of its orbit under the symmetries of the history."""
+    seen: npt.NDArray[np.bool_],
+) -> None:
+    """Marks in ``seen`` every code of the orbit of ``code`` under the symmetries of the history.
+
+    Each image is taken with its unplayed colours relabelled to the least of them in order
+    of appearance, as :func:`canonical` lists codes; the identity (``sigmas[0]``) is skipped,
+    as ``code`` itself is never looked at again.
+    """
     pegs = code.shape[0]
-    for k in range(sigmas.shape[0]):
+    for k in range(1, sigmas.shape[0]):
         for i in range(pegs):
             image[sigmas[k, i]] = maps[k, code[i]]
         relabel[:] = -1
@@ -191,9 +233,7 @@ def _is_representative(
                     fresh += 1
                 colour = relabel[colour]
             value = value * colors + colour
-        if value < index:
-            return False
-    return True
+        seen[value] = True
 
 
 @njit(cache=True, nogil=True)
@@ -368,6 +408,9 @@ def canonical(
         rank[:] = -1
     image = np.empty(pegs, dtype=np.int64)
     relabel = np.empty(colors, dtype=np.int64)
+    # Codes in increasing order: the first of an orbit not yet seen is its least; its orbit
+    # is then marked, so each orbit's images are worked out once, not once per member.
+    seen = np.zeros(codes.shape[0] if symmetric else 0, dtype=np.bool_)
     found = 0
     for g in range(codes.shape[0]):
         skip = False
@@ -379,12 +422,14 @@ def canonical(
                 break
             if rank[colour] == fresh:
                 fresh += 1
-        if not skip and (
-            not symmetric
-            or _is_representative(codes[g], g, colors, colour_used, sigmas, maps, image, relabel)
-        ):
-            out[found] = g
-            found += 1
+        if skip:
+            continue
+        if symmetric:
+            if seen[g]:
+                continue
+            _mark_orbit(codes[g], colors, colour_used, sigmas, maps, image, relabel, seen)
+        out[found] = g
+        found += 1
     return found
 
 

@@ -25,6 +25,8 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+import evo_mastermind.kernels.startup  # noqa: F401  (Numba loads without SciPy: 0.2 s)
+
 Memo = tuple[
     npt.NDArray[np.uint64],  # keys
     npt.NDArray[np.int64],  # per slot: value and depth (pack), -, pool start, size, left, guess

@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+import evo_mastermind.kernels.startup  # noqa: F401  (Numba loads without SciPy: 0.2 s)
 from evo_mastermind.kernels.stopping import stopped
 
 Ints = npt.NDArray[np.int64]

@@ -1,5 +1,6 @@
 """The first compilation on a machine is announced before it starts."""
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -35,3 +36,48 @@ def test_a_cached_kernel_is_not_announced(
     monkeypatch.setattr(startup, "_CALLED", set())
     startup.call(_kernel, 1)
     assert capsys.readouterr().err.splitlines() == ["kernel ran"]
+
+
+def test_numba_loads_without_its_unused_extras_which_import_as_usual_afterwards() -> None:
+    # A fresh process: this one may have imported them already (pytest-cov, other tests).
+    script = (
+        "import sys\n"
+        "import evo_mastermind.kernels.startup\n"
+        "from evo_mastermind.codes import CodeSpace\n"
+        "from evo_mastermind.optimal.solver import OptimalSolver\n"
+        "assert OptimalSolver.of(CodeSpace(3, 3)).solve().total == 73\n"
+        "print(sorted(m for m in ('coverage', 'scipy.linalg', 'cffi') if m in sys.modules))\n"
+        "import scipy.linalg\n"
+        "print(scipy.linalg.det([[2.0]]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["[]", "2.0"]
+
+
+def test_an_edit_beside_drops_the_cached_kernels_that_may_have_compiled_it_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kernels, optimal = tmp_path / "kernels", tmp_path / "optimal"
+    for package in (kernels, optimal):
+        (package / "__pycache__").mkdir(parents=True)
+    (kernels / "scoring.py").write_text("x = 1\n")
+    (optimal / "guesses.py").write_text("y = 1\n")
+    monkeypatch.setattr(startup, "PACKAGE", kernels)
+    monkeypatch.setattr(startup, "CACHE", kernels / "__pycache__")
+    monkeypatch.setattr(startup, "STAMP", kernels / "__pycache__" / "kernels-sources.sha256")
+    startup._drop_stale_kernels()  # the first stamps
+    search = optimal / "__pycache__" / "search._search-132.py311.nbi"
+    scoring = kernels / "__pycache__" / "scoring._score-20.py311.nbi"
+    search.write_text("")
+    scoring.write_text("")
+    startup._drop_stale_kernels()  # nothing changed: kept
+    assert search.exists() and scoring.exists()
+    (optimal / "guesses.py").write_text("y = 2\n")  # the search compiled the old guesses in
+    startup._drop_stale_kernels()
+    assert not search.exists() and scoring.exists()
+    search.write_text("")
+    (kernels / "scoring.py").write_text("x = 2\n")  # every package's kernels may call these
+    startup._drop_stale_kernels()
+    assert not search.exists() and not scoring.exists()
