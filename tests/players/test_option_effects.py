@@ -145,6 +145,9 @@ REFUSALS: dict[tuple[str, str], Any] = {
     # A checkpoint only spares a long search its repetition (the same tree): one that
     # cannot be written is refused before any search.
     ("optimal", "checkpoint"): "no/such/directory/search.json",
+    # Threads only share the search's work (the same tree, tested in tests/optimal/test_team.py):
+    # fewer than one is refused.
+    ("optimal", "threads"): 0,
 }
 
 
