@@ -10,16 +10,35 @@ long and records the best total found and the proven lower bound as it goes
 six guesses (minutes each, checkpointed), and replays each over every secret with a scorer
 of its own (``optimal_4_8.json``). The totals go to ``results/optimal.csv``, the table
 :mod:`evo_mastermind.analysis.optimum` cites.
+
+``--prove 6x4,4x9:6 --seconds 1800`` proves each game's optimum (within M guesses after a
+colon) on ``--threads`` threads, checkpointed in ``--checkpoints`` (run again, it resumes),
+stopped past the time, each tree replayed over every secret by :func:`replay`
+(``optimal_new.json``, one entry per game, kept across runs).
+
+``--workers N`` compares one thread with ``N`` threads searching together (the player's
+option ``threads``), on (4,7) and (4,8) unless ``--games`` names others, ``--runs`` pairs
+run one after the other (the order swapped every pair): for each, the search's own wall and
+CPU seconds (timed in its process, after the compiled search is loaded) and the whole
+process's, with the load average before every run. The ratios of one thread's wall time to
+``N`` threads' are taken pair by pair and their median recorded
+(``optimal_threads.json``); the trees must be the same, node for node.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import itertools
 import json
 import os
 import re
+import resource
+import signal
+import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -155,12 +174,165 @@ def huge() -> dict[str, object]:
     return figures
 
 
+_INTERRUPTED = re.compile(r"the optimum is at least (\d+)")
+
+
+def prove(spec: str, seconds: float, threads: int, checkpoints: Path) -> dict[str, object]:
+    """One game's optimum (``PxC``, or ``PxC:M`` within M guesses), at most ``seconds``.
+
+    The search runs as a whole ``tree`` process on ``threads`` threads with a checkpoint in
+    ``checkpoints`` (run again, it resumes), is interrupted with SIGINT past the time, and
+    its tree is replayed over every secret by :func:`replay`. A search interrupted says so:
+    its best total and the proven lower bound.
+    """
+    game, _, limit = spec.partition(":")
+    pegs, colors = (int(x) for x in game.split("x"))
+    name = f"{pegs}x{colors}" + (f"_max{limit}" if limit else "")
+    out = checkpoints / f"{name}.tree.json"
+    argv = [*evo_mastermind(), "tree", "--player", "optimal", "--pegs", str(pegs)]
+    # With progress (written to the captured output): a quick first tree caps the search,
+    # and the checkpoint is that of a search run by hand with its progress bar.
+    argv += ["--colors", str(colors), "-o", f"threads={threads}"]
+    argv += ["-o", f"checkpoint={checkpoints / (name + '.checkpoint.json')}"]
+    argv += [*(["-o", f"max_guesses={limit}"] if limit else []), "--out", str(out)]
+    load = [round(x, 1) for x in os.getloadavg()]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        # A benchmark started in the background ignores SIGINT, and so would the search.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        printed, _ = process.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGINT)  # the best tree so far is written, marked partial
+        printed, _ = process.communicate()
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    found = _PRINTED.search(printed)
+    assert found is not None, printed
+    total, depths = replay(out)
+    assert total == int(found.group(1)), (total, printed)
+    bound = _INTERRUPTED.search(printed)
+    outcome: dict[str, object] = {
+        "total": total,
+        "mean": round(total / colors**pegs, 4),
+        "max": len(depths),
+        "secrets by guesses needed (1, 2, ...)": depths,
+        "proven optimal": bound is None,
+        "wall s": round(wall, 1),
+        "cpu s": round(cpu, 1),
+        "threads": threads,
+        "load average at the start": load,
+    }
+    if bound is not None:
+        outcome["proven lower bound"] = int(bound.group(1))
+    return {f"({pegs},{colors})" + (f" within {limit}" if limit else ""): outcome}
+
+
+def search_once(pegs: int, colors: int, threads: int) -> dict[str, object]:
+    """One optimal solve in this process on ``threads`` threads: its own seconds and tree."""
+    from evo_mastermind.codes import CodeSpace
+    from evo_mastermind.optimal.solver import OptimalSolver
+
+    OptimalSolver(CodeSpace(2, 2)).solve(threads=threads)  # loads the compiled search
+    solver = OptimalSolver(CodeSpace(pegs, colors))
+    wall, cpu, own = time.perf_counter(), time.process_time(), time.thread_time()
+    solution = solver.solve(threads=threads)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    own = time.thread_time() - own
+    nodes = json.dumps(sorted(solution.nodes.items())).encode()
+    return {
+        "total": solution.total,
+        "max": solution.depth,
+        "tree": hashlib.sha256(nodes).hexdigest()[:16],
+        "search wall s": round(wall, 2),
+        "search cpu s": round(cpu, 2),
+        "calling thread's cpu s": round(own, 2),
+    }
+
+
+def _timed_search(pegs: int, colors: int, threads: int) -> dict[str, object]:
+    """:func:`search_once` in a process of its own, with that whole process's seconds."""
+    argv = [sys.executable, "-m", "benchmarks.bench_optimal", "--once"]
+    argv += [f"{pegs}x{colors}", "--workers", str(threads)]
+    load = round(os.getloadavg()[0], 1)
+    wall, cpu, printed = time_process(argv, cwd=Path(__file__).parent.parent)
+    figures: dict[str, object] = json.loads(printed.strip().splitlines()[-1])
+    return figures | {
+        "process wall s": round(wall, 2),
+        "process cpu s": round(cpu, 2),
+        "load before": load,
+    }
+
+
+def compare_threads(games: list[tuple[int, int]], workers: int, runs: int) -> dict[str, object]:
+    """One thread against ``workers`` threads, pair by pair, on each game."""
+    figures: dict[str, object] = {"threads compared": f"1 and {workers}"}
+    figures["load average at the start"] = [round(x, 1) for x in os.getloadavg()]
+    for pegs, colors in games:
+        pairs = []
+        for run in range(runs):
+            order = [1, workers] if run % 2 == 0 else [workers, 1]
+            timed = {threads: _timed_search(pegs, colors, threads) for threads in order}
+            one, many = timed[1], timed[workers]
+            if (one["total"], one["tree"]) != (many["total"], many["tree"]):
+                raise RuntimeError(f"({pegs},{colors}): the trees differ: {one} and {many}")
+            pairs.append((one, many))
+        label = f"({pegs},{colors}) {pairs[0][0]['total']}"
+        measures = {
+            "search wall s": "search wall s",
+            "process wall s": "process wall s",
+            # The calling thread never waits for the others while they work: its CPU time is
+            # the search's wall time on cores left free, whatever the load meanwhile.
+            "search cpu s": "calling thread's cpu s",
+        }
+        for one_key, many_key in measures.items():
+            gains = [float(a[one_key]) / float(b[many_key]) for a, b in pairs]  # type: ignore[arg-type]
+            name = "on free cores (1 thread's cpu / the calling thread's)"
+            name = name if one_key == "search cpu s" else one_key[:-2]
+            figures[f"{label}: {name} gain, median of pairs"] = round(statistics.median(gains), 2)
+        figures[f"{label}: runs (1 thread, {workers} threads)"] = pairs
+    figures["load average at the end"] = [round(x, 1) for x in os.getloadavg()]
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--stretch", type=float, default=0, help="seconds for (4,7); 0: skip")
     parser.add_argument("--stretch-only", action="store_true", help="only the (4,7) search")
     parser.add_argument("--huge", action="store_true", help="only the (4,8) trees (minutes)")
+    parser.add_argument("--workers", type=int, default=0, help="compare 1 and N threads")
+    parser.add_argument("--games", default="4x7,4x8", help="--workers: games as PxC,...")
+    parser.add_argument("--runs", type=int, default=3, help="--workers: pairs of runs")
+    parser.add_argument("--once", help=argparse.SUPPRESS)  # one timed search (PxC), as JSON
+    parser.add_argument("--prove", default="", help="games PxC or PxC:M,... to prove")
+    parser.add_argument("--seconds", type=float, default=1800, help="--prove: time per game")
+    parser.add_argument("--threads", type=int, default=2, help="--prove: search threads")
+    parser.add_argument(
+        "--checkpoints", type=Path, default=Path("."), help="--prove: checkpoints and trees"
+    )
     args = parser.parse_args()
+    if args.prove:
+        path = RESULTS / "optimal_new.json"
+        kept = json.loads(path.read_text())["figures"] if path.exists() else {}
+        for spec in args.prove.split(","):
+            kept |= prove(spec, args.seconds, args.threads, args.checkpoints)
+            record("optimal_new", kept)
+        return
+    if args.once:
+        pegs, colors = (int(x) for x in args.once.split("x"))
+        print(json.dumps(search_once(pegs, colors, max(args.workers, 1))))
+        return
+    if args.workers:
+        games = [(int(p), int(c)) for p, c in (g.split("x") for g in args.games.split(","))]
+        record("optimal_threads", compare_threads(games, args.workers, args.runs))
+        return
     if args.huge:
         record("optimal_4_8", huge())
         return

@@ -37,6 +37,7 @@ Responses are packed ``black * (pegs + 1) + white`` as everywhere in the project
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -57,10 +58,21 @@ from evo_mastermind.optimal.guesses import (
     response_table,
     steps,
 )
-from evo_mastermind.optimal.memo import Memo, find, set_hash, store
+from evo_mastermind.optimal.memo import (
+    BUSY,
+    Memo,
+    claim,
+    entry,
+    find,
+    load,
+    publish,
+    set_hash,
+    store,
+)
 
 __all__ = [
     "INF",
+    "STOPPED",
     "UNLIMITED",
     "Game",
     "greedy_guess",
@@ -76,6 +88,12 @@ TT_MIN = 4
 
 STOPPED = -2
 """The guess :func:`_search` returns when stopped before it finished."""
+
+DEFERRED = -3
+"""The guess :func:`_node` returns for a set another thread is searching, when told to."""
+
+SHARE_MIN = 12
+"""Sets from this size are marked in the busy table while a thread searches them."""
 
 STRETCH = 20_000_000
 """Responses the compiled search looks up (a few hundredths of a second) before its first
@@ -99,27 +117,52 @@ def solve(
     played: int,
     game: Game,
     memo: Memo,
+    busy: npt.NDArray[np.uint64] | None = None,
+    carry_on: Callable[[npt.NDArray[np.int64]], bool] | None = None,
 ) -> tuple[int, int]:
     """``(T, best guess)`` of the sorted candidate set ``members`` with ``d`` guesses left.
 
     Exact when ``T <= budget``; otherwise ``T`` is a lower bound above the budget and the
     guess is -1. ``history[:played]`` are the guesses played to reach the set (they only
-    decide which symmetries may prune). ``memo`` is the transposition table; its ``used``
-    counts the pool and the table entries filled, then the nodes searched.
+    decide which symmetries may prune). The table's ``used`` counts the pool and the table
+    entries filled, then the nodes searched.
 
     Interruptible: the compiled search returns to Python after every stretch of about
     :data:`STRETCH_SECONDS` of CPU time, so a Ctrl-C or a time limit is raised there, in
     the calling thread (whose CPU time the limit counts); otherwise it resumes, finding
     what it finished in the table.
+
+    Args:
+        members: the set, sorted code indices.
+        d: guesses left (:data:`UNLIMITED`: no limit).
+        budget: the largest total of interest.
+        history: the guesses played to reach the set, then room for the search's own.
+        played: how many of ``history`` were played.
+        game: the game (:data:`~evo_mastermind.optimal.guesses.Game`).
+        memo: the transposition table.
+        busy: the busy table of the threads searching with ``memo`` at once
+            (:mod:`~evo_mastermind.optimal.team`; None: this thread alone).
+        carry_on: called with each stretch's ``control`` before it runs (setting its
+            first element stops the stretch); False stops the search, which then returns
+            ``(INF, STOPPED)`` (None: it runs to the end).
     """
     work = STRETCH
     while True:
         control = np.array([0, work], dtype=np.int64)
+        if carry_on is not None and not carry_on(control):
+            return INF, STOPPED
         stored = int(memo[3][1])
         start = time.thread_time()
         canon = np.empty(game[0].shape[0] + 1, dtype=np.int32)
         canon[0] = -1
-        value, guess, _ = _search(members, d, budget, history, played, game, memo, control, canon)
+        if busy is None:
+            value, guess, _ = _search(
+                members, d, budget, history, played, game, memo, control, canon
+            )
+        else:
+            value, guess, _ = _node(
+                members, d, budget, history, played, game, memo, control, canon, busy, False
+            )
         if control[0] == 0:
             return int(value), int(guess)
         if memo[3][1] == stored:  # nothing new kept (a full table): a longer stretch
@@ -129,7 +172,6 @@ def solve(
             work = max(1, int(work * min(2.0, max(0.25, STRETCH_SECONDS / spent))))
 
 
-@njit(cache=True, nogil=True)
 def _search(
     members: npt.NDArray[np.int32],
     d: int,
@@ -141,9 +183,74 @@ def _search(
     control: npt.NDArray[np.int64],
     canon: npt.NDArray[np.int32],
 ) -> tuple[int, int, int]:
+    """One stretch of :func:`solve` in this thread alone: :func:`_node` with no busy table.
+
+    Called from Python only (a compiled caller of the recursive :func:`_node` would crash
+    when loaded from Numba's cache).
+    """
+    alone = np.zeros(1, dtype=np.uint64)
+    value, guess, depth = _node(
+        members, d, budget, history, played, game, memo, control, canon, alone, False
+    )
+    return int(value), int(guess), int(depth)
+
+
+@njit(cache=True, nogil=True)
+def _free(busy: npt.NDArray[np.uint64], held: int) -> int:
+    """Give back the busy table's slot ``held`` (none if negative); -1."""
+    if held >= 0:
+        publish(busy, held, np.uint64(0))
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _busy_slot(key: np.uint64, busy: npt.NDArray[np.uint64]) -> int:
+    """Where the busy table keeps ``key``."""
+    return int(np.int64(key & np.uint64(busy.shape[0] - 1)))
+
+
+@njit(cache=True, nogil=True)
+def _guess_key(key: np.uint64, guess: int) -> np.uint64:
+    """The busy table's key of trying ``guess`` at the set of hash ``key``."""
+    mixed = key + np.uint64(guess + 1) * np.uint64(0x9E3779B97F4A7C15)
+    if mixed == 0 or mixed == BUSY:
+        mixed = np.uint64(2)
+    return mixed
+
+
+@njit(cache=True, nogil=True)
+def _release(
+    busy: npt.NDArray[np.uint64], claimed: int, value: int, guess: int, depth: int
+) -> tuple[int, int, int]:
+    """Give back the busy table's slot a search held (if any); what it returns."""
+    if claimed >= 0:
+        publish(busy, claimed, np.uint64(0))
+    return value, guess, depth
+
+
+@njit(cache=True, nogil=True)
+def _node(
+    members: npt.NDArray[np.int32],
+    d: int,
+    budget: int,
+    history: npt.NDArray[np.int32],
+    played: int,
+    game: Game,
+    memo: Memo,
+    control: npt.NDArray[np.int64],
+    canon: npt.NDArray[np.int32],
+    busy: npt.NDArray[np.uint64],
+    exclusive: bool,
+) -> tuple[int, int, int]:
     """:func:`solve` compiled, with the depth of the tree found; ``control``: ``[stop, work left]``.
 
     The depth (guesses the deepest secret needs) is 0 when the total is only a bound.
+
+    ``busy``: the sets other threads on the same table are searching, by hash (one slot:
+    no other thread). A set of at least :data:`SHARE_MIN` secrets that the table does not
+    answer is marked there while it is searched; ``exclusive``: if another thread holds
+    it, return at once with guess :data:`DEFERRED` (its parent searches its other parts
+    first). A thread alone searches exactly as if there were no busy table.
 
     Every node searched spends its size times the number of codes from the work left, and
     every guess split eight times the size (about the responses and members they read);
@@ -160,31 +267,40 @@ def _search(
     bound = part_floor(n, d, floor, capacity)
     if bound > budget:
         return bound, -1, 0
+    key = np.uint64(0)
     if n >= TT_MIN:
-        slot = find(members, d, set_hash(members, d), tt_key, tt_meta, pool)
+        key = set_hash(members, d)
+        slot = find(members, d, key, tt_key, tt_meta, pool)
         if slot >= 0:
-            if tt_meta[slot, 1] > 0:
-                value = tt_meta[slot, 0]
-                if value > budget:
-                    return value, -1, 0
-                return value, tt_meta[slot, 5], tt_meta[slot, 1]
-            if tt_meta[slot, 0] > budget:
-                return tt_meta[slot, 0], -1, 0
+            value, depth, guess = entry(slot, tt_meta)
+            if value > budget:
+                return value, -1, 0
+            if depth > 0:
+                return value, guess, depth
         if d != UNLIMITED:
             # The tree found without a limit is this set's tree under any limit it fits.
             slot = find(members, UNLIMITED, set_hash(members, UNLIMITED), tt_key, tt_meta, pool)
             if slot >= 0:
-                value = tt_meta[slot, 0]
+                value, depth, guess = entry(slot, tt_meta)
                 if value > budget:
                     return value, -1, 0
-                if 0 < tt_meta[slot, 1] <= d:
-                    return value, tt_meta[slot, 5], tt_meta[slot, 1]
+                if 0 < depth <= d:
+                    return value, guess, depth
+    claimed = -1  # the busy table's slot of this set, if this thread holds it
+    if busy.shape[0] > 1 and n >= SHARE_MIN:
+        at = _busy_slot(key, busy)
+        holder = load(busy, at)
+        if holder == key:
+            if exclusive:
+                return INF, DEFERRED, 0  # another thread is on it: come back to it later
+        elif holder == 0 and claim(busy, at, key):
+            claimed = at
     used[2] += 1
     control[1] -= n * codes.shape[0]
     if control[1] < 0:
         control[0] = 1
     if control[0] != 0:
-        return INF, STOPPED, 0
+        return _release(busy, claimed, INF, STOPPED, 0)
     pegs = codes.shape[1]
     n_codes = codes.shape[0]
     win = pegs * (pegs + 1)
@@ -196,7 +312,7 @@ def _search(
         step = steps(n, child_d, floor, capacity)
         member, big = member_at_floor(members, bound, step, table, win, counts)
         if member >= 0:
-            return bound, member, 1 + big
+            return _release(busy, claimed, bound, member, 1 + big)
         if member == NO_MEMBER:
             target = bound + 1
     if canon[0] < 0:  # the first set after these guesses to need them: shared with the others
@@ -206,7 +322,9 @@ def _search(
         depth = 1 + largest[-1]
         if n >= TT_MIN:
             store(members, d, target, depth, plain, tt_key, tt_meta, pool, used)
-        return (target, plain, depth) if target <= budget else (target, -1, 0)
+        if target > budget:
+            return _release(busy, claimed, target, -1, 0)
+        return _release(busy, claimed, target, plain, depth)
     best, best_guess, best_depth = budget + 1, -1, 0
     failed = INF  # the least lower bound of a guess that did not fit the budget
     pending_key = np.empty(guesses.shape[0], dtype=np.int64)
@@ -230,21 +348,49 @@ def _search(
     starts = np.empty(n_responses, dtype=np.int64)
     sizes = np.empty(n_responses, dtype=np.int64)
     known = np.empty(n_responses, dtype=np.int64)
-    for item in order:
+    deferred = np.zeros(n_responses, dtype=np.bool_)
+    # With other threads on the table, a guess one of them is trying here is skipped in a
+    # first sweep and tried in a second one (by then its parts are mostly in the table).
+    sharing = busy.shape[0] > 1 and n >= SHARE_MIN
+    skipped = np.zeros(pending, dtype=np.bool_)
+    sweeps_end = 2 * pending if sharing else pending
+    held = -1  # the busy table's slot of the guess this thread is trying, if it holds one
+    j = -1
+    while True:
+        held = _free(busy, held)
+        j += 1
+        if j >= sweeps_end:
+            break
+        if j >= pending and not skipped[j - pending]:
+            continue
+        item = order[j % pending]
         bound_g = item // n_codes
         g = item % n_codes
         if bound_g > best:
             failed = min(failed, bound_g)
+            if j < pending and sharing:
+                j = pending - 1  # on to the second sweep
+                continue
             break
         limit = best if g < best_guess else best - 1
         if bound_g > limit:
             failed = min(failed, bound_g)
             continue
+        if j < pending and sharing:
+            trying = _guess_key(key, g)
+            at = _busy_slot(trying, busy)
+            holder = load(busy, at)
+            if holder == trying:
+                skipped[j] = True
+                continue
+            if holder == 0 and claim(busy, at, trying):
+                held = at
         # Splitting the set and looking its parts up costs a few passes over it.
         control[1] -= 8 * n
         if control[1] < 0:
             control[0] = 1
-            return INF, STOPPED, 0
+            _free(busy, held)
+            return _release(busy, claimed, INF, STOPPED, 0)
         counts[:] = 0
         row = table[g]
         for i in range(n):
@@ -285,19 +431,27 @@ def _search(
         for r in range(n_responses):
             if 0 < sizes[r] <= 2:
                 depth = max(depth, 1 + sizes[r])
-        while True:  # smallest parts first: each one solved tightens the larger ones' budget
+        # Smallest parts first: each one solved tightens the larger ones' budget. With other
+        # threads on the table, a part one of them is searching is left for later (when it
+        # is likely found in the table) and the next one taken; then the parts left.
+        first_pass = busy.shape[0] > 1
+        deferred[:] = False
+        while True:
             r = -1
             for q in range(n_responses):
-                if sizes[q] > 2 and (r < 0 or sizes[q] < sizes[r]):
+                if sizes[q] > 2 and not deferred[q] and (r < 0 or sizes[q] < sizes[r]):
                     r = q
             if r < 0:
+                if first_pass:
+                    first_pass = False
+                    deferred[:] = False
+                    continue
                 break
             c = sizes[r]
-            sizes[r] = 0
             rest -= known[r]
             child_budget = limit - spent - rest
             history[played] = g
-            value, _, below = _search(
+            value, chosen, below = _node(
                 grouped[starts[r] : starts[r] + c],
                 child_d,
                 child_budget,
@@ -307,9 +461,17 @@ def _search(
                 memo,
                 control,
                 child_canon,
+                busy,
+                first_pass,
             )
+            if chosen == DEFERRED:
+                rest += known[r]
+                deferred[r] = True
+                continue
+            sizes[r] = 0
             if control[0] != 0:
-                return INF, STOPPED, 0
+                _free(busy, held)
+                return _release(busy, claimed, INF, STOPPED, 0)
             if value > child_budget:
                 failed = min(failed, spent + value + rest)
                 ok = False
@@ -322,11 +484,11 @@ def _search(
     if best_guess >= 0:
         if n >= TT_MIN:
             store(members, d, best, best_depth, best_guess, tt_key, tt_meta, pool, used)
-        return best, best_guess, best_depth
+        return _release(busy, claimed, best, best_guess, best_depth)
     failed = max(failed, budget + 1)
     if n >= TT_MIN:
         store(members, d, failed, 0, -1, tt_key, tt_meta, pool, used)
-    return failed, -1, 0
+    return _release(busy, claimed, failed, -1, 0)
 
 
 def proven(members: npt.NDArray[np.int32], d: int, memo: Memo) -> int:
@@ -350,9 +512,9 @@ def _proven(
     without a limit solved).
     """
     slot = find(members, d, set_hash(members, d), tt_key, tt_meta, pool)
-    value = tt_meta[slot, 0] if slot >= 0 else 0
+    value = entry(slot, tt_meta)[0] if slot >= 0 else 0
     if d != UNLIMITED:
         slot = find(members, UNLIMITED, set_hash(members, UNLIMITED), tt_key, tt_meta, pool)
         if slot >= 0:
-            value = max(value, tt_meta[slot, 0])
+            value = max(value, entry(slot, tt_meta)[0])
     return value

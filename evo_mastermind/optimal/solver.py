@@ -28,6 +28,7 @@ from evo_mastermind.optimal.opening_search import OpeningSearch
 from evo_mastermind.optimal.outcome import Progress as Progress  # re-exported: where it was
 from evo_mastermind.optimal.outcome import Solution as Solution
 from evo_mastermind.optimal.parts import PartTask, Subtree
+from evo_mastermind.optimal.team import Team
 
 Objective = Literal["expected", "worst"]
 
@@ -90,6 +91,8 @@ class OptimalSolver:
         self.objective: Objective = "expected"
         self.first_guess: int | None = None
         self._checkpoint: Checkpoint | None = None
+        self.team = Team(1)
+        """The threads that search each set (one: this thread; see :meth:`solve`)."""
         self._search = search
         self.codes = np.ascontiguousarray(space.all_codes)
         self.table = search.response_table(self.codes, space.colors)
@@ -109,13 +112,22 @@ class OptimalSolver:
         self.unlimited: int = search.UNLIMITED
 
     def _solve(
-        self, members: npt.NDArray[np.int32], d: int, budget: int, history: list[int]
+        self,
+        members: npt.NDArray[np.int32],
+        d: int,
+        budget: int,
+        history: list[int],
+        together: bool = True,
     ) -> tuple[int, int]:
+        """``(T, best guess)`` of a set (see :func:`~.search.solve`).
+
+        ``together``: by this solver's team; else by this thread alone (the tree read off
+        the table, where nearly every set is found at once).
+        """
         buffer = np.zeros(len(history) + min(d, members.size) + 2, dtype=np.int32)
         buffer[: len(history)] = history
-        value, guess = self._search.solve(
-            members, d, budget, buffer, len(history), self.game, self.memo
-        )
+        solver = self.team if together else Team(1)
+        value, guess = solver.solve(members, d, budget, buffer, len(history), self.game, self.memo)
         return int(value), int(guess)
 
     def parts(
@@ -133,6 +145,7 @@ class OptimalSolver:
         report: Callable[[Progress], None] | None = None,
         executor: Executor | None = None,
         checkpoint: str | Path | None = None,
+        threads: int = 1,
     ) -> Solution:
         """The optimal tree (or, if interrupted with Ctrl-C, the best complete one so far).
 
@@ -151,6 +164,9 @@ class OptimalSolver:
             checkpoint: a file where what is proven is written as the search goes, and
                 from which a search interrupted before resumes (None: none). The same
                 options must be given again.
+            threads: threads of this process that search each set together, sharing its
+                transposition table (:mod:`~evo_mastermind.optimal.team`); the tree is the
+                same whatever their number.
 
         Raises:
             InvalidGameError: options out of range, or no tree meets ``max_guesses``.
@@ -162,6 +178,27 @@ class OptimalSolver:
             )
         if objective not in ("expected", "worst"):
             raise InvalidGameError(f"objective must be 'expected' or 'worst', got {objective!r}")
+        if threads < 1:
+            raise InvalidGameError(f"threads must be at least 1, got {threads}")
+        with Team(threads) as self.team:
+            try:
+                return self._solve_options(
+                    max_guesses, objective, first_guess, report, executor, checkpoint
+                )
+            finally:
+                self.team = Team(1)
+
+    def _solve_options(
+        self,
+        max_guesses: int | None,
+        objective: Objective,
+        first_guess: str | None,
+        report: Callable[[Progress], None] | None,
+        executor: Executor | None,
+        checkpoint: str | Path | None,
+    ) -> Solution:
+        """:meth:`solve` with its options checked, on this solver's team."""
+        search = self._search
         self.max_guesses, self.objective = max_guesses, objective
         space = self.space
         self.first_guess = None if first_guess is None else space.index(space.parse(first_guess))
@@ -367,7 +404,7 @@ class OptimalSolver:
                 needs[guess] = len(path) + 1
             child_d = d if d == search.UNLIMITED else d - 1
             for response, part in self.parts(members, guess):
-                _, chosen = self._solve(part, child_d, search.INF - 1, [*played, guess])
+                _, chosen = self._solve(part, child_d, search.INF - 1, [*played, guess], False)
                 grow(part, child_d, chosen, (*path, response), [*played, guess])
 
         grow(members, d, guess, (), history)

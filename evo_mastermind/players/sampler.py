@@ -14,6 +14,10 @@ archive EA's search evaluates and may play (sample members win ties).
 ``lookahead`` also plays over a sample (``heuristic_when_full`` unset): each sampled code
 stands for (consistent set size / μ) codes, so the part sizes it estimates are the set's.
 
+``whole_set: N`` (off by default) plays the heuristic over every consistent code, not over
+μ of them, once the set holds at most ``N`` codes: the preset's lookahead a move earlier
+(priced on (8,12) in ``docs/studies/endgame.md``, "The price of greed in the middle game").
+
 Presets per game size (``preset: 8x12``) keep the archive EA's first guesses and heuristics,
 and its μ (1,000; 2,000 on (8,12)): over the 500 secrets of (5,8), (6,9) and (7,10), μ from
 250 to 4,000 played no better than 1,000 with p < 0.05 (the study page's μ and play sweeps).
@@ -88,6 +92,10 @@ class SamplerParams(EndgameParams):
     """With ``lookahead``, ``b`` of that estimate."""
     first_guess: str | None = None
     """The opening code, e.g. ``AABBCCDE``; unset for the ``AABC`` pattern (``AABCD`` ...)."""
+    whole_set: PositiveInt | None = None
+    """Play over every consistent code (with ``heuristic``, not ``heuristic_when_full``)
+    once the set, counted exactly, holds at most this many codes, more than μ; unset: only
+    when it holds at most μ. Off by default."""
 
     @field_validator("heuristic", "heuristic_when_full")
     @classmethod
@@ -158,20 +166,26 @@ class SamplerPlayer(Player[SamplerParams]):
 
         Each move scores μ sampled codes (and, with ``play: all``, ``pool_limit`` more) over
         the sample; ``lookahead`` then plays ``lookahead_width`` of them a ply further, over
-        the same guesses. About ``pegs`` choices (8.3 guesses on (8,12)). Memory: the sample,
-        the choice's response matrix, and the tables of the halves the consistent set is
+        the same guesses. About ``pegs`` choices (8.3 guesses on (8,12)); with ``whole_set``
+        above μ, one more choice over that many codes (sets shrink about tenfold a move, so
+        about one move a game plays over a whole set of that size). Memory: the sample, the
+        largest choice's response matrix, and the tables of the halves the consistent set is
         counted by (or the listing, on games too large to split). Drawing the sample is not
         timed: its exact paths cost too little to matter, or, on a few histories of the
         largest games, more than any model of the history can tell in advance.
         """
         assert isinstance(params, SamplerParams)
-        mu = params.mu
-        guesses = mu + (params.pool_limit if params.play == "all" else 0)
+        pool = params.pool_limit if params.play == "all" else 0
         lookahead = LOOKAHEAD in (params.heuristic, params.heuristic_when_full)
         width = params.lookahead_width if lookahead else 0
-        choice = choice_cost(guesses, mu, space.pegs, width)
-        memory = items_memory(guesses, space.pegs) + choice.memory + halves_memory(space)
-        return Cost(seconds=choice.seconds, memory=memory)
+        choice = choice_cost(params.mu + pool, params.mu, space.pegs, width)
+        seconds, largest = choice.seconds, params.mu
+        if params.whole_set is not None and params.whole_set > params.mu:
+            whole = choice_cost(params.whole_set + pool, params.whole_set, 1, width)
+            seconds = (seconds or 0.0) + (whole.seconds or 0.0)
+            choice, largest = whole, params.whole_set
+        memory = items_memory(largest + pool, space.pegs) + choice.memory + halves_memory(space)
+        return Cost(seconds=seconds, memory=memory)
 
     def start(self, rng: np.random.Generator) -> None:
         """Begin a game with its own generator."""
@@ -211,13 +225,22 @@ class SamplerPlayer(Player[SamplerParams]):
         options = self.params
         constraints = Constraints.of(self.space, self.history)
         sample = draw_consistent(constraints, options.mu, self._rng)
+        complete = sample.complete
+        if not complete and options.whole_set is not None:
+            size = sample.size if sample.size is not None else count_consistent(constraints)
+            if size <= options.whole_set:
+                # Small enough to play over whole: the sample above is drawn, then replaced
+                # by ``size`` distinct codes, every consistent one (rejection may not say so).
+                self._trials += sample.trials
+                sample = draw_consistent(constraints, size, self._rng)
+                complete = True
         self._trials += sample.trials
         self._sampled += sample.codes.shape[0]
         heuristic = options.heuristic
-        if not sample.complete and options.heuristic_when_full is not None:
+        if not complete and options.heuristic_when_full is not None:
             heuristic = options.heuristic_when_full
         scale = 1.0
-        if not sample.complete and heuristic == LOOKAHEAD:
+        if not complete and heuristic == LOOKAHEAD:
             size = sample.size if sample.size is not None else count_consistent(constraints)
             scale = size / sample.codes.shape[0]
         guess, _ = choose_guess(

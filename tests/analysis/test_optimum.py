@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
-from evo_mastermind.analysis.optimum import _TOTALS, COMPUTED, known_optimum
+from benchmarks._record import RESULTS
+from evo_mastermind.analysis.optimum import _TOTALS, COMPUTED, LONG_TOTALS, known_optimum
 from evo_mastermind.analysis.plots import plot_distribution
 from evo_mastermind.analysis.report import build_report
 from evo_mastermind.codes import CodeSpace
@@ -24,6 +27,16 @@ def test_recorded_optima_are_the_solvers(game: tuple[int, int]) -> None:
 @pytest.mark.parametrize("game", [game for game in _TOTALS if game not in QUICK])
 def test_larger_recorded_optima_are_the_solvers(game: tuple[int, int]) -> None:
     assert OptimalSolver(CodeSpace(*game)).solve().total == _TOTALS[game]
+
+
+def test_optima_proven_in_minutes_are_the_recorded_replayed_trees() -> None:
+    recorded = json.loads((RESULTS / "optimal_new.json").read_text())["figures"]
+    for (pegs, colors), total in LONG_TOTALS.items():
+        figures = recorded[f"({pegs},{colors})"]
+        assert figures["proven optimal"] and figures["total"] == total
+        assert sum(figures["secrets by guesses needed (1, 2, ...)"]) == colors**pegs
+        optimum = known_optimum(pegs, colors)
+        assert optimum is not None and optimum.total == total and "minutes" in optimum.source
 
 
 def test_known_optima_and_their_sources() -> None:

@@ -113,6 +113,10 @@ EFFECTS: dict[tuple[str, str], Effect] = {
     ("sampler", "remaining_a"): Effect(0.0, {"heuristic": "lookahead", "lookahead_width": 30}),
     ("sampler", "remaining_b"): Effect(5.0, {"heuristic": "lookahead", "mu": 100}, (4, 6), 6),
     ("sampler", "first_guess"): Effect("ABCD"),
+    # μ = 10 codes a move; the whole set (and the lookahead) from 200 codes down.
+    ("sampler", "whole_set"): Effect(
+        200, {"mu": 10, "heuristic": "lookahead", "heuristic_when_full": "entropy"}
+    ),
     **{
         (name, option): effect
         for name in ("sampler", "archive")
@@ -141,6 +145,9 @@ REFUSALS: dict[tuple[str, str], Any] = {
     # A checkpoint only spares a long search its repetition (the same tree): one that
     # cannot be written is refused before any search.
     ("optimal", "checkpoint"): "no/such/directory/search.json",
+    # Threads only share the search's work (the same tree, tested in tests/optimal/test_team.py):
+    # fewer than one is refused.
+    ("optimal", "threads"): 0,
 }
 
 

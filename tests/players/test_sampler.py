@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 
 from evo_mastermind.codes import CodeSpace
+from evo_mastermind.evolution.choice import choose_guess
 from evo_mastermind.game import GameResult, Move
 from evo_mastermind.players import Player, make_player, preset_options
 from evo_mastermind.players.base import InvalidPlayerParamsError
+from evo_mastermind.sampling import Constraints, count_consistent
 from evo_mastermind.scoring import score
 from tests.players.test_evolutionary import moves_of, play_sample
 
@@ -97,3 +99,54 @@ def test_bad_options_are_named() -> None:
         make_player("sampler", SPACE, {"heuristic": "best"})
     with pytest.raises(ValueError, match="first_guess"):
         make_player("sampler", SPACE, {"first_guess": "ABCDE"})
+
+
+def test_whole_set_plays_the_heuristic_over_every_consistent_code_below_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # μ = 10 codes a move, the whole set (and the lookahead) from 100 codes down.
+    player = make_player(
+        "sampler",
+        SPACE,
+        {"mu": 10, "heuristic": "lookahead", "heuristic_when_full": "entropy", "whole_set": 100},
+    )
+    seen: list[tuple[int, int, str]] = []
+
+    def recording(archive: np.ndarray, *args: Any) -> tuple[np.ndarray, bool]:
+        size = count_consistent(Constraints.of(SPACE, player.history))  # type: ignore[attr-defined]
+        seen.append((size, archive.shape[0], args[1]))
+        return choose_guess(archive, *args)
+
+    monkeypatch.setattr("evo_mastermind.players.sampler.choose_guess", recording)
+    results = play_sample(player, SPACE.sample(np.random.default_rng(8), 40), space=SPACE)
+    assert all(r.solved for r in results)
+    wholes = [(size, rows, heuristic) for size, rows, heuristic in seen if 10 < size <= 100]
+    samples = [(size, rows, heuristic) for size, rows, heuristic in seen if size > 100]
+    assert wholes and samples  # both kinds of move were played
+    assert all(rows == size and heuristic == "lookahead" for size, rows, heuristic in wholes)
+    assert all(rows == 10 and heuristic == "entropy" for _, rows, heuristic in samples)
+
+
+def test_whole_set_games_replay_from_their_seed() -> None:
+    options = {"mu": 10, "whole_set": 100, "play": "all", "pool_limit": 20}
+    player = make_player("sampler", SPACE, options)
+    secrets = SPACE.sample(np.random.default_rng(9), 10)
+    first = moves_of(play_sample(player, secrets, run=2))
+    play_sample(player, secrets[:3], run=5)  # other games in between
+    assert moves_of(play_sample(player, secrets, run=2)) == first
+    assert moves_of(play_sample(make_player("sampler", SPACE, options), secrets, run=2)) == first
+
+
+def test_whole_set_costs_one_choice_over_the_whole_set_not_every_move() -> None:
+    space = CodeSpace(8, 12)
+    options = preset_options("sampler", "8x12") | {"play": "all"}
+
+    def seconds(extra: dict[str, Any]) -> float:
+        player = make_player("sampler", space, options | extra)
+        cost = player.estimate(player.params, space)
+        assert cost.seconds is not None
+        return cost.seconds
+
+    plain, whole, every_move = seconds({}), seconds({"whole_set": 4000}), seconds({"mu": 4000})
+    assert plain < whole < every_move
+    assert seconds({"whole_set": 1000}) == plain  # at most μ: nothing changes
