@@ -18,17 +18,26 @@ solver's side is skipped (and said so).
 alternating pairs, with the load average before each run (other work on the machine slows
 the two-worker runs most): the wall-time ratio of each pair is what two cores gain.
 Figures go to ``benchmarks/results/trees.json``.
+
+``--subtree B,W`` grows one (6,9) subtree in this process on one thread, the codes answering
+B black and W white to AABBCD (e.g. ``1,2``: 67,436 codes), and prints its CPU seconds and a
+hash of its arrays (guesses, parents, responses, secrets and their guesses): a kernel change
+must leave the hash as it was, and paired runs of two checkouts time it.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import re
 import shutil
 import statistics
 import tempfile
+import time
 from pathlib import Path
+
+import numpy as np
 
 from benchmarks._process import evo_mastermind, time_process
 from benchmarks._record import record
@@ -150,6 +159,36 @@ def workers_compare(pegs: int, colors: int, name: str, pairs: int) -> dict[str, 
     return figures
 
 
+def subtree(name: str, black: int, white: int) -> dict[str, object]:
+    """One (6,9) subtree under AABBCD grown on this thread: CPU seconds and its arrays' hash."""
+    from evo_mastermind import engine
+    from evo_mastermind.codes import CodeSpace
+    from evo_mastermind.heuristics import known_heuristic
+    from evo_mastermind.scoring import indexed_scorer
+
+    space = CodeSpace(6, 9)
+    scorer = indexed_scorer(space)
+    first = space.index(space.parse(TREE_FIRST_GUESSES[(6, 9)][name]))
+    every = np.arange(space.size, dtype=np.int64)
+    part = every[scorer.responses(first, every) == black * (space.pegs + 1) + white]
+    played = int(np.bitwise_or.reduce(1 << scorer.codes[first].astype(np.int64)))
+    heuristic = known_heuristic("worst_case" if name == "knuth" else name)
+    # The kernel loaded (or compiled) on a small part first: not timed.
+    engine.grow_tree(scorer, part[:3], played, 2, -1, True, heuristic, 100)
+    start = time.process_time()
+    arrays = engine.grow_tree(scorer, part, played, 2, -1, True, heuristic, 100)
+    cpu = time.process_time() - start
+    digest = hashlib.sha256(b"".join(array.astype(np.int64).tobytes() for array in arrays))
+    return {
+        "codes": int(part.size),
+        "nodes": int(arrays[0].size),
+        "guesses": int(arrays[4].sum()),
+        "cpu s": round(cpu, 2),
+        "load": load(),
+        "hash": digest.hexdigest()[:16],
+    }
+
+
 def games(text: str) -> list[tuple[int, int]]:
     """``"5,8 6,9"`` as games of :data:`TREE_FIRST_GUESSES`."""
     chosen = []
@@ -180,7 +219,16 @@ def main() -> None:
     parser.add_argument(
         "--players", default=None, help="players separated by commas (default: the four)"
     )
+    parser.add_argument(
+        "--subtree", default=None, help="'B,W': time one (6,9) subtree on one thread (no record)"
+    )
     args = parser.parse_args()
+    if args.subtree:
+        black, white = (int(part) for part in args.subtree.split(","))
+        names = args.players.split(",") if args.players else list(SOLVER_NAMES)
+        for name in names:
+            print(f"{name} subtree ({black},{white}) {subtree(name, black, white)}", flush=True)
+        return
     chosen = games(args.games) if args.games else list(SOLVER_FIRST_GUESSES)
     figures: dict[str, object] = {}
     for pegs, colors in chosen:

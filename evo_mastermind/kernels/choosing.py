@@ -17,9 +17,23 @@ from evo_mastermind.codes import Codes
 from evo_mastermind.kernels import flags
 from evo_mastermind.kernels.responses import _columns, columns, weight
 from evo_mastermind.kernels.rules import REDUCTIONS, SCORE_TOLERANCE
-from evo_mastermind.kernels.scoring import GUESS_BLOCK, SCAN_PAIRS, _clog_table, _score_guesses
+from evo_mastermind.kernels.scoring import (
+    GUESS_BLOCK,
+    SCAN_PAIRS,
+    SMALL_SET,
+    TABLE_BYTES,
+    _clog_table,
+    _score_guesses,
+    _score_tabled_serial,
+    _split_tables,
+    multisets,
+)
 from evo_mastermind.kernels.startup import call
 from evo_mastermind.kernels.stopping import stopped
+
+TABLED_FROM = 2
+"""A pool is scored from response tables when it has this many times as many guesses as the
+tables have rows (building a row costs about what scoring a guess does)."""
 
 STOP_PAIRS = 1 << 22
 """Guess-candidate pairs scored between two reads of the stop flag (a few milliseconds)."""
@@ -41,8 +55,15 @@ def _score_until_stopped(
     parts: npt.NDArray[np.int64],
     floor: npt.NDArray[np.float64],
     halt: npt.NDArray[np.uint8],
+    tables: tuple[
+        npt.NDArray[np.int64],
+        npt.NDArray[np.unsignedinteger],
+        npt.NDArray[np.unsignedinteger],
+        npt.NDArray[np.unsignedinteger],
+        npt.NDArray[np.int64],
+    ],
 ) -> bool:
-    """:func:`_score_guesses` of ``start:stop`` block by block; ``False`` if ``halt`` stopped it.
+    """:func:`_score_range` of ``start:stop`` block by block; ``False`` if ``halt`` stopped it.
 
     Blocks are whole multiples of the scoring's own blocks of guesses, and the best score
     goes from one to the next in ``floor``: the scores are those of one call.
@@ -54,7 +75,7 @@ def _score_until_stopped(
         if stopped(halt):
             return False
         end = min(at + block, stop)
-        _score_guesses(
+        _score_range(
             pool_pegs,
             pool_counts,
             at,
@@ -68,9 +89,73 @@ def _score_until_stopped(
             scores,
             parts,
             floor,
+            tables,
         )
         at = end
     return True
+
+
+@njit(cache=True, nogil=True)
+def _score_range(
+    pool_pegs: npt.NDArray[np.uint8],
+    pool_counts: npt.NDArray[np.uint8],
+    start: int,
+    stop: int,
+    cand_pegs: npt.NDArray[np.uint8],
+    cand_counts: npt.NDArray[np.uint8],
+    n_responses: int,
+    heuristic: int,
+    clog: npt.NDArray[np.float64],
+    weight: npt.NDArray[np.unsignedinteger],
+    scores: npt.NDArray[np.float64],
+    parts: npt.NDArray[np.int64],
+    floor: npt.NDArray[np.float64],
+    tables: tuple[
+        npt.NDArray[np.int64],
+        npt.NDArray[np.unsignedinteger],
+        npt.NDArray[np.unsignedinteger],
+        npt.NDArray[np.unsignedinteger],
+        npt.NDArray[np.int64],
+    ],
+) -> None:
+    """:func:`_score_guesses` of the pool's guesses ``start:stop`` (or from tables).
+
+    From the response tables (:func:`_split_tables`) when ``tables`` has them: the same
+    scores and parts.
+    """
+    pool, head, tail, common, multiset_of = tables
+    if head.shape[0]:
+        _score_tabled_serial(
+            pool,
+            start,
+            stop,
+            head,
+            tail,
+            common,
+            multiset_of,
+            n_responses,
+            heuristic,
+            clog,
+            scores,
+            parts,
+            floor,
+        )
+    else:
+        _score_guesses(
+            pool_pegs,
+            pool_counts,
+            start,
+            stop,
+            cand_pegs,
+            cand_counts,
+            n_responses,
+            heuristic,
+            clog,
+            weight,
+            scores,
+            parts,
+            floor,
+        )
 
 
 @njit(cache=True, nogil=True)
@@ -88,6 +173,8 @@ def _choose(
     n_responses: int,
     weight: npt.NDArray[np.unsignedinteger],
     halt: npt.NDArray[np.uint8],
+    multiset_of: npt.NDArray[np.int64],
+    multiset_counts: npt.NDArray[np.uint8],
 ) -> npt.NDArray[np.int64]:
     """Every best guess of a partition player at a position, sorted (or only the first).
 
@@ -100,7 +187,9 @@ def _choose(
     any. Otherwise every guess of the pool is scored and the tied ones kept, consistent
     codes first when the pool is every code. Asked for the first only, the scan of the pool
     stops at its first perfect splitter (the first of its class is the class's
-    representative, and no consistent code ties with it). Stopped by ``halt``, it returns
+    representative, and no consistent code ties with it). A large pool of the whole space's
+    codes (``multiset_of``: each code's multiset of colours, :func:`multisets`; empty: none)
+    is scored from response tables (:func:`_split_tables`). Stopped by ``halt``, it returns
     the first candidate (any valid code: the caller raises instead of playing it).
     """
     m = candidates.size
@@ -109,6 +198,8 @@ def _choose(
     cand_pegs, cand_counts = _columns(codes, counts, candidates)
     clog = _clog_table(m if heuristic == 3 else 0)
     floor = np.full(1, -np.inf)  # the best score met so far: worse guesses are not scored
+    no_table = np.empty((0, 0), dtype=weight.dtype)
+    untabled = (representatives, no_table, no_table, no_table, multiset_of)
     if not pool_all:
         if representatives.size == of_code.size:  # no two codes alike: score every candidate
             scores = np.empty(m)
@@ -128,6 +219,7 @@ def _choose(
                 parts,
                 floor,
                 halt,
+                untabled,
             ):
                 return candidates[:1].copy()
             return _tied(candidates, scores, first_only)
@@ -159,6 +251,7 @@ def _choose(
             parts,
             floor,
             halt,
+            untabled,
         ):
             return candidates[:1].copy()
         every = np.empty(m)
@@ -189,6 +282,23 @@ def _choose(
     n_pool = representatives.size
     scores = np.empty(n_pool)
     parts = np.empty(n_pool, dtype=np.int64)
+    tables = untabled
+    pegs, colors = codes.shape[1], counts.shape[1]
+    split = pegs // 2
+    rows = colors**split + colors ** (pegs - split) + multiset_counts.shape[0]
+    # Counted a block of guesses at a time (SMALL_SET), the other heuristics' few candidates
+    # are scored faster from the guesses' columns.
+    if (
+        (m > SMALL_SET or heuristic == 1)
+        and multiset_of.size == codes.shape[0]
+        and codes.shape[0] == colors**pegs
+        and rows * m * weight.itemsize <= TABLE_BYTES
+        and n_pool >= TABLED_FROM * rows
+    ):
+        head, tail, common = _split_tables(
+            cand_pegs, cand_counts, colors, split, multiset_counts, weight
+        )
+        tables = (representatives, head, tail, common, multiset_of)
     if first_only and m <= n_responses:
         # Blocks that double: an early splitter costs little, a whole scan few calls.
         start = 0
@@ -198,7 +308,7 @@ def _choose(
             if stopped(halt):
                 return candidates[:1].copy()
             stop = min(start + block, n_pool)
-            _score_guesses(
+            _score_range(
                 rep_pegs,
                 rep_counts,
                 start,
@@ -212,6 +322,7 @@ def _choose(
                 scores,
                 parts,
                 floor,
+                tables,
             )
             for at in range(start, stop):
                 if parts[at] == m:
@@ -233,6 +344,7 @@ def _choose(
         parts,
         floor,
         halt,
+        tables,
     ):
         return candidates[:1].copy()
     threshold = scores.max() - SCORE_TOLERANCE
@@ -312,5 +424,30 @@ def choose(
             (pegs + 1) ** 2,
             weight(pegs),
             halt,
+            *space_multisets(counts),
         )
     )
+
+
+def space_multisets(
+    counts: npt.NDArray[np.uint8],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
+    """:func:`multisets` of a whole space's codes (kept per game), else none (empty arrays)."""
+    n, colors = counts.shape
+    pegs = int(counts[-1].sum()) if n else 0
+    if n == 0 or n != colors**pegs:
+        return np.empty(0, dtype=np.int64), np.empty((0, colors), dtype=np.uint8)
+    return _space_multisets(pegs, colors, counts)
+
+
+_kept: dict[tuple[int, int], tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]] = {}
+
+
+def _space_multisets(
+    pegs: int, colors: int, counts: npt.NDArray[np.uint8]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
+    """:func:`multisets` of the space of ``pegs`` and ``colors``, computed once per game."""
+    key = (pegs, colors)
+    if key not in _kept:
+        _kept[key] = multisets(counts)
+    return _kept[key]

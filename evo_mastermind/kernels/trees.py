@@ -17,7 +17,7 @@ from numba.typed import Dict
 
 from evo_mastermind.codes import Codes
 from evo_mastermind.kernels import flags
-from evo_mastermind.kernels.choosing import _choose
+from evo_mastermind.kernels.choosing import _choose, space_multisets
 from evo_mastermind.kernels.responses import _columns, _responses_serial, weight
 from evo_mastermind.kernels.rules import REDUCTIONS
 from evo_mastermind.kernels.startup import call
@@ -82,6 +82,8 @@ def _grow_tree(
     cached_pegs: Dict[int, npt.NDArray[np.uint8]],
     cached_counts: Dict[int, npt.NDArray[np.uint8]],
     cache_size: npt.NDArray[np.int64],
+    multiset_of: npt.NDArray[np.int64],
+    multiset_counts: npt.NDArray[np.uint8],
 ) -> tuple[
     npt.NDArray[np.int64],
     npt.NDArray[np.int64],
@@ -100,6 +102,8 @@ def _grow_tree(
     colours): their representatives are listed once per choice of those colours and kept
     in the ``cached_*`` tables (at most :data:`CACHED_CLASSES` representatives, counted in
     ``cache_size``), which the caller may pass from one subtree to the next.
+    ``multiset_of`` and ``multiset_counts`` are the space's
+    :func:`~evo_mastermind.kernels.choosing.space_multisets` (the choice's response tables).
 
     Returns:
         Each node's guess, parent (-1 for the root) and response from its parent (siblings
@@ -206,6 +210,8 @@ def _grow_tree(
                 n_responses,
                 weight,
                 halt,
+                multiset_of,
+                multiset_counts,
             )[0]
             if stopped(halt):
                 empty = np.empty(0, dtype=np.int64)
@@ -299,5 +305,6 @@ def grow_tree(
             kept.pegs,
             kept.counts,
             kept.size,
+            *space_multisets(counts),
         )
     )

@@ -6,7 +6,8 @@ import pytest
 from evo_mastermind.codes import CodeSpace
 from evo_mastermind.engine import CLASSES_FROM
 from evo_mastermind.heuristics import known_heuristic
-from evo_mastermind.kernels.choosing import choose
+from evo_mastermind.kernels.choosing import _choose, choose, space_multisets
+from evo_mastermind.kernels.responses import columns, weight
 from evo_mastermind.kernels.rules import REDUCTIONS
 from evo_mastermind.partitions import best_guesses
 from evo_mastermind.scoring import indexed_scorer, response_matrix
@@ -57,3 +58,37 @@ def test_choose_scores_a_large_consistent_pool_once_per_class(heuristic: str) ->
     expected = best_guesses(scorer, candidates, False, known_heuristic(heuristic), False)
     best = choose(scorer.codes, scorer.counts, candidates, groups, False, heuristic, False)
     assert best.tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize("heuristic", list(REDUCTIONS))
+def test_response_tables_choose_what_the_columns_choose(heuristic: str) -> None:
+    space = CodeSpace(5, 6)
+    scorer = indexed_scorer(space)
+    codes, counts = scorer.codes, scorer.counts
+    every = np.arange(space.size, dtype=np.int64)
+    pool_pegs, pool_counts = columns(codes, counts, every)
+    no_tables = (np.empty(0, dtype=np.int64), np.empty((0, space.colors), dtype=np.uint8))
+    rng = np.random.default_rng(11)
+    halt = np.zeros(1, dtype=np.uint8)
+    for size in (20, 40, 200, 900):  # below and above the blocks' 160 candidates
+        candidates = np.sort(rng.choice(space.size, size, replace=False))
+        chosen = [
+            _choose(
+                codes,
+                counts,
+                candidates,
+                every,
+                every,
+                pool_pegs,
+                pool_counts,
+                True,
+                REDUCTIONS[heuristic],
+                False,
+                (space.pegs + 1) ** 2,
+                weight(space.pegs),
+                halt,
+                *multisets,
+            ).tolist()
+            for multisets in (space_multisets(counts), no_tables)
+        ]
+        assert chosen[0] == chosen[1]
