@@ -43,7 +43,7 @@ class OptimalParams(PlayerParams):
     before resumes from it (unset: none). For searches of minutes, such as (4,8)."""
     threads: PositiveInt = 1
     """Threads that search together in this process, sharing what they prove (two on two
-    free cores: 1.85x as fast on (4,7), 1.99x on (4,8)); the tree is the same for any number."""
+    free cores: 1.91x as fast on (4,7), 1.95x on (4,8)); the tree is the same for any number."""
 
 
 _SOLVED: dict[tuple[CodeSpace, int | None, str, str | None], Solution] = {}
