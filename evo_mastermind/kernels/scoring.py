@@ -54,6 +54,31 @@ def _bits(word: np.uint64) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _settled_by_parts(
+    seen: np.uint64,
+    heuristic: int,
+    total: float,
+    best: float,
+    scores: npt.NDArray[np.float64],
+    parts: npt.NDArray[np.int64],
+    at: int,
+) -> bool:
+    """Count guess ``at``'s parts from its responses' bits; ``True`` if that settles its score.
+
+    Most parts' score is the count; a guess whose count bounds its score below ``best``
+    scores minus infinity (it can be neither best nor tied).
+    """
+    parts[at] = _bits(seen)
+    if heuristic == 1:
+        scores[at] = float(parts[at])
+        return True
+    if _bound(heuristic, parts[at], total) < best - SCORE_TOLERANCE:
+        scores[at] = -np.inf
+        return True
+    return False
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _store_partition(
     scores: npt.NDArray[np.float64],
     parts: npt.NDArray[np.int64],
@@ -246,12 +271,7 @@ def _score_pool(
                 for i in range(size):
                     at = first + i
                     if bits:
-                        parts[at] = _bits(seen[i])
-                        if heuristic == 1:
-                            scores[at] = float(parts[at])
-                            continue
-                        if _bound(heuristic, parts[at], total) < best - SCORE_TOLERANCE:
-                            scores[at] = -np.inf
+                        if _settled_by_parts(seen[i], heuristic, total, best, scores, parts, at):
                             continue
                         if n_known:
                             for k in range(n_known):
@@ -281,12 +301,7 @@ def _score_pool(
                     seen_here = np.uint64(0)
                     for j in range(m):
                         seen_here |= np.uint64(1) << np.uint64(packed[j])
-                    parts[at] = _bits(seen_here)
-                    if heuristic == 1:
-                        scores[at] = float(parts[at])
-                        continue
-                    if _bound(heuristic, parts[at], total) < best - SCORE_TOLERANCE:
-                        scores[at] = -np.inf
+                    if _settled_by_parts(seen_here, heuristic, total, best, scores, parts, at):
                         continue
                 _store_partition(scores, parts, at, packed, hist, lanes, heuristic, clog)
                 best = max(best, scores[at])
@@ -453,7 +468,6 @@ def _score_tabled(
     total = float(m)
     tail_size = tail.shape[0]
     bits = n_responses <= 64
-    prune = bits and heuristic != 1
     best = floor[0]
     packed = np.empty(m, dtype=head.dtype)
     hist = np.zeros(n_responses, dtype=np.int64)
@@ -472,12 +486,7 @@ def _score_tabled(
             seen_here = np.uint64(0)
             for j in range(m):
                 seen_here |= np.uint64(1) << np.uint64(packed[j])
-            parts[at] = _bits(seen_here)
-            if heuristic == 1:
-                scores[at] = float(parts[at])
-                continue
-            if prune and _bound(heuristic, parts[at], total) < best - SCORE_TOLERANCE:
-                scores[at] = -np.inf
+            if _settled_by_parts(seen_here, heuristic, total, best, scores, parts, at):
                 continue
             if heuristic == 0:
                 # The exact parts of the first candidates bound the largest part more tightly
