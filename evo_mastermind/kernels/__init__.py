@@ -7,6 +7,8 @@
 * :mod:`~evo_mastermind.kernels.responses`: codes as columns, and packed responses;
 * :mod:`~evo_mastermind.kernels.scoring`: partition counts and partition scores of a pool
   of guesses;
+* :mod:`~evo_mastermind.kernels.tables`: a large pool's responses read from three tables
+  (head pegs, tail pegs, colour multiset);
 * :mod:`~evo_mastermind.kernels.choosing`: a partition player's best guesses at a position;
 * :mod:`~evo_mastermind.kernels.lookahead`: the inner ply of the archive EA's and the
   sampler's lookahead;

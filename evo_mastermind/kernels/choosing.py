@@ -21,15 +21,17 @@ from evo_mastermind.kernels.scoring import (
     GUESS_BLOCK,
     SCAN_PAIRS,
     SMALL_SET,
-    TABLE_BYTES,
     _clog_table,
     _score_guesses,
+)
+from evo_mastermind.kernels.startup import call
+from evo_mastermind.kernels.stopping import stopped
+from evo_mastermind.kernels.tables import (
+    TABLE_BYTES,
     _score_tabled_serial,
     _split_tables,
     multisets,
 )
-from evo_mastermind.kernels.startup import call
-from evo_mastermind.kernels.stopping import stopped
 
 TABLED_FROM = 2
 """A pool is scored from response tables when it has this many times as many guesses as the
