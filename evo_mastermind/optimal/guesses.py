@@ -433,6 +433,66 @@ def canonical(
     return found
 
 
+KEPT_PLAYED = 6
+"""Guesses played up to which :func:`canonical_kept` keeps the least codes it worked out."""
+
+KEPT_BYTES = 8 << 20
+"""Memory a thread's :data:`Kept` may take (a power of two of slots, 64 to 4096)."""
+
+Kept = tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]
+"""The least codes of the orbits (:func:`canonical`) lately worked out, one slot per
+guesses played: each slot's guesses (how many, then the guesses) and its codes (how many,
+then the codes). One thread's: no other writes it."""
+
+
+def kept_orbits(n_codes: int) -> Kept:
+    """An empty :data:`Kept` for a game of ``n_codes`` codes."""
+    wanted = KEPT_BYTES // (4 * (n_codes + 1))
+    slots = 1 << max(6, min(12, wanted.bit_length() - 1))
+    return np.zeros((slots, 1 + KEPT_PLAYED), dtype=np.int32), np.empty(
+        (slots, n_codes + 1), dtype=np.int32
+    )
+
+
+@njit(cache=True, nogil=True)
+def canonical_kept(
+    history: npt.NDArray[np.int32],
+    played: int,
+    game: Game,
+    out: npt.NDArray[np.int32],
+    kept: Kept,
+) -> int:
+    """:func:`canonical`, looked up first among the answers ``kept`` (and kept there).
+
+    The same guesses are played before many sets (the same second guess is tried in every
+    part of the opening): their least codes are worked out once, not once a set.
+    """
+    keys, rows = kept
+    if played > KEPT_PLAYED:
+        return canonical(history, played, game, out)
+    mixed = np.uint64(played)
+    for h in range(played):
+        mixed = (mixed ^ np.uint64(history[h])) * np.uint64(0x100000001B3)
+    slot = int(np.int64((mixed ^ (mixed >> np.uint64(32))) & np.uint64(keys.shape[0] - 1)))
+    key = keys[slot]
+    same = key[0] == played + 1  # 0: an empty slot
+    h = 0
+    while same and h < played:
+        same = key[1 + h] == history[h]
+        h += 1
+    row = rows[slot]
+    if same:
+        found = row[0]
+        out[:found] = row[1 : 1 + found]
+        return found
+    found = canonical(history, played, game, out)
+    row[0] = found
+    row[1 : 1 + found] = out[:found]
+    key[0] = played + 1
+    key[1 : 1 + played] = history[:played]
+    return found
+
+
 @njit(cache=True, nogil=True)
 def candidates(
     members: npt.NDArray[np.int32],

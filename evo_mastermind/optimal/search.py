@@ -36,6 +36,7 @@ Responses are packed ``black * (pegs + 1) + white`` as everywhere in the project
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 
@@ -48,10 +49,12 @@ from evo_mastermind.optimal.guesses import (
     NO_MEMBER,
     UNLIMITED,
     Game,
+    Kept,
     candidates,
-    canonical,
+    canonical_kept,
     greedy_guess,
     guess_bounds,
+    kept_orbits,
     level_bounds,
     member_at_floor,
     part_floor,
@@ -110,6 +113,17 @@ OBVIOUS_MAX = 64
 (:func:`~evo_mastermind.optimal.guesses.member_at_floor`)."""
 
 
+_THREAD = threading.local()
+
+
+def _kept(game: Game) -> Kept:
+    """This thread's least codes of orbits lately worked out (:func:`canonical_kept`)."""
+    held = getattr(_THREAD, "kept", None)
+    if held is None or held[0] is not game[0]:
+        held = _THREAD.kept = (game[0], kept_orbits(game[0].shape[0]))
+    return held[1]
+
+
 def solve(
     members: npt.NDArray[np.int32],
     d: int,
@@ -162,7 +176,18 @@ def solve(
             )
         else:
             value, guess, _ = _node(
-                members, d, budget, history, played, game, memo, control, canon, busy, False
+                members,
+                d,
+                budget,
+                history,
+                played,
+                game,
+                memo,
+                control,
+                canon,
+                busy,
+                False,
+                _kept(game),
             )
         if control[0] == 0:
             return int(value), int(guess)
@@ -191,7 +216,7 @@ def _search(
     """
     alone = np.zeros(1, dtype=np.uint64)
     value, guess, depth = _node(
-        members, d, budget, history, played, game, memo, control, canon, alone, False
+        members, d, budget, history, played, game, memo, control, canon, alone, False, _kept(game)
     )
     return int(value), int(guess), int(depth)
 
@@ -242,6 +267,7 @@ def _node(
     canon: npt.NDArray[np.int32],
     busy: npt.NDArray[np.uint64],
     exclusive: bool,
+    kept: Kept,
 ) -> tuple[int, int, int]:
     """:func:`solve` compiled, with the depth of the tree found; ``control``: ``[stop, work left]``.
 
@@ -317,7 +343,7 @@ def _node(
         if member == NO_MEMBER:
             target = bound + 1
     if canon[0] < 0:  # the first set after these guesses to need them: shared with the others
-        canon[0] = canonical(history, played, game, canon[1:])
+        canon[0] = canonical_kept(history, played, game, canon[1:], kept)
     guesses, bounds, largest, plain = candidates(members, d, canon, game, target)
     if plain >= 0:
         depth = 1 + largest[-1]
@@ -464,6 +490,7 @@ def _node(
                 child_canon,
                 busy,
                 first_pass,
+                kept,
             )
             if chosen == DEFERRED:
                 rest += known[r]
