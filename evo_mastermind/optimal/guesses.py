@@ -64,23 +64,38 @@ no symmetry of the space holds there, so none prunes (colour relabelling, blank 
 
 @njit(cache=True, nogil=True)
 def response_table(codes: npt.NDArray[np.uint8], colors: int) -> npt.NDArray[np.uint8]:
-    """The packed response of every code (row, the guess) to every code (column)."""
+    """The packed response of every code (row, the guess) to every code (column).
+
+    A row at a time, peg by peg and colour by colour over every column, so that each inner
+    loop runs over contiguous arrays (the compiler turns it into vector instructions).
+    """
     n, pegs = codes.shape
     table = np.empty((n, n), dtype=np.uint8)
-    counts = np.zeros((n, colors), dtype=np.uint8)
-    for i in range(n):
+    by_peg = np.ascontiguousarray(codes.T)
+    by_colour = np.zeros((colors, n), dtype=np.uint8)
+    for j in range(n):
         for peg in range(pegs):
-            counts[i, codes[i, peg]] += 1
+            by_colour[codes[j, peg], j] += 1
+    black = np.empty(n, dtype=np.uint8)
+    common = np.empty(n, dtype=np.uint8)
     for i in range(n):
+        black[:] = 0
+        for peg in range(pegs):
+            mine = codes[i, peg]
+            column = by_peg[peg]
+            for j in range(n):
+                black[j] += column[j] == mine
+        common[:] = 0
+        for colour in range(colors):
+            mine = by_colour[colour, i]
+            if mine == 0:
+                continue
+            column = by_colour[colour]
+            for j in range(n):
+                common[j] += min(mine, column[j])
+        row = table[i]
         for j in range(n):
-            black = 0
-            for peg in range(pegs):
-                if codes[i, peg] == codes[j, peg]:
-                    black += 1
-            common = 0
-            for colour in range(colors):
-                common += min(counts[i, colour], counts[j, colour])
-            table[i, j] = black * (pegs + 1) + common - black
+            row[j] = black[j] * pegs + common[j]
     return table
 
 
@@ -406,6 +421,10 @@ def canonical(
             unplayed += 1
     if perms.shape[0] == 0:  # a pool of guesses: no code stands for another
         rank[:] = -1
+    if not symmetric and (unplayed <= 1 or perms.shape[0] == 0):
+        for g in range(codes.shape[0]):  # no symmetry left: every code is its orbit
+            out[g] = g
+        return codes.shape[0]
     image = np.empty(pegs, dtype=np.int64)
     relabel = np.empty(colors, dtype=np.int64)
     # Codes in increasing order: the first of an orbit not yet seen is its least; its orbit

@@ -376,6 +376,7 @@ def _node(
     sizes = np.empty(n_responses, dtype=np.int64)
     known = np.empty(n_responses, dtype=np.int64)
     deferred = np.zeros(n_responses, dtype=np.bool_)
+    child_canon = np.empty(n_codes + 1, dtype=np.int32)
     # With other threads on the table, a guess one of them is trying here is skipped in a
     # first sweep and tried in a second one (by then its parts are mostly in the table).
     sharing = busy.shape[0] > 1 and n >= SHARE_MIN
@@ -452,8 +453,7 @@ def _node(
             failed = min(failed, spent + rest)
             continue
         ok = True
-        child_canon = np.empty(n_codes + 1, dtype=np.int32)
-        child_canon[0] = -1
+        child_canon[0] = -1  # worked out for this guess when a part first needs it
         depth = 1  # parts of one or two secrets take one or two more guesses
         for r in range(n_responses):
             if 0 < sizes[r] <= 2:
@@ -564,7 +564,8 @@ def tree_from(
     left to search. One compiled call reads what took a call of :func:`solve` per node.
 
     Returns ``nodes``: per node its parent (-1 for the set's own node 0), the packed
-    response from its parent, and its guess, one row each; ``needs``: by code index, the
+    response from its parent, and its guess, one row each, depth first with parts in
+    increasing response; ``needs``: by code index, the
     guesses each member needs from the set on (0: under a part left to search); and the
     parts left to search, ``left``: per part its parent node, response and guesses left,
     its members ``left_members[left[3, k] : left[3, k] + left[4, k]]``.
@@ -581,26 +582,23 @@ def tree_from(
     left = np.empty((5, n), dtype=np.int64)
     left_members = np.empty(n, dtype=np.int32)
     # Each part's members overwrite its parent's in place: a stack of (start, size, guesses
-    # left, node, guesses played from the set).
+    # left, parent node, response, guess, guesses played from the set); a node is numbered
+    # when it is taken off, so they are numbered depth first, parts by response.
     buffer = members.copy()
     grouped = np.empty(n, dtype=np.int32)
-    stack = np.empty((5, n + 1), dtype=np.int64)
+    stack = np.empty((7, n + 1), dtype=np.int64)
     counts = np.zeros(n_responses, dtype=np.int64)
     scratch = np.zeros(n_responses, dtype=np.int64)  # member_at_floor's, all zero
     starts = np.empty(n_responses, dtype=np.int64)
-    nodes[0, 0], nodes[1, 0], nodes[2, 0] = -1, -1, guess
-    n_nodes, n_left, used_left = 1, 0, 0
-    stack[0, 0], stack[1, 0], stack[2, 0], stack[3, 0], stack[4, 0] = 0, n, d, 0, 0
+    n_nodes, n_left, used_left = 0, 0, 0
+    stack[:, 0] = (0, n, d, -1, -1, guess, 0)
     top = 1
     while top > 0:
         top -= 1
-        at, size, dd, node, level = (
-            stack[0, top],
-            stack[1, top],
-            stack[2, top],
-            stack[3, top],
-            stack[4, top],
-        )
+        at, size, dd, level = stack[0, top], stack[1, top], stack[2, top], stack[6, top]
+        node = n_nodes
+        n_nodes += 1
+        nodes[0, node], nodes[1, node], nodes[2, node] = stack[3, top], stack[4, top], stack[5, top]
         g = nodes[2, node]
         child_d = dd if dd == UNLIMITED else dd - 1
         counts[:] = 0
@@ -619,7 +617,7 @@ def tree_from(
             grouped[starts[r]] = m
             starts[r] += 1
         buffer[at : at + size] = grouped[:size]
-        for r in range(n_responses - 1, -1, -1):
+        for r in range(n_responses - 1, -1, -1):  # the last pushed is taken off first
             c = counts[r]
             if c == 0 or r == win:
                 continue
@@ -639,10 +637,7 @@ def tree_from(
                 used_left += c
                 n_left += 1
                 continue
-            nodes[0, n_nodes], nodes[1, n_nodes], nodes[2, n_nodes] = node, r, chosen
-            stack[0, top], stack[1, top], stack[2, top] = first, c, child_d
-            stack[3, top], stack[4, top] = n_nodes, level + 1
-            n_nodes += 1
+            stack[:, top] = (first, c, child_d, node, r, chosen, level + 1)
             top += 1
     return nodes[:, :n_nodes], needs, left[:, :n_left], left_members[:used_left]
 

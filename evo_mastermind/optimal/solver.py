@@ -423,10 +423,13 @@ class OptimalSolver:
                 before = [*played, *reversed(chain)]
                 _, chosen = self._solve(part, part_d, search.INF - 1, before, False)
                 grow(part, part_d, chosen, (*paths[parent], response), before)
+                searched.append(part)
 
+        searched: list[npt.NDArray[np.int32]] = []
         grow(members, d, guess, (), history)
-        # In the order a depth-first walk meets them, parts by response (paths in order).
-        return dict(sorted(nodes.items())), needs[members]
+        if searched:  # depth first in increasing response, as the compiled walk lists them
+            return dict(sorted(nodes.items())), needs[members]
+        return nodes, needs[members]
 
     def answer(self, task: PartTask) -> tuple[int, Subtree | None]:
         """A part's ``T`` within its budget (else a bound above it) and, if asked, its tree."""
