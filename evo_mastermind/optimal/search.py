@@ -369,7 +369,10 @@ def _node(
         else:
             failed = min(failed, total)
 
-    order = np.sort(pending_key[:pending])
+    # Tried in increasing (bound, code): each next one picked when it is needed, as the first
+    # bound above the best total ends the loop after a few (sorting them all cost more).
+    order = pending_key[:pending]
+    placed = 0
     answers = np.empty(n, dtype=np.int64)
     grouped = np.empty(n, dtype=np.int32)
     starts = np.empty(n_responses, dtype=np.int64)
@@ -391,6 +394,13 @@ def _node(
             break
         if j >= pending and not skipped[j - pending]:
             continue
+        if j == placed:  # the least of those not yet placed comes next
+            least = j
+            for k in range(j + 1, pending):
+                if order[k] < order[least]:
+                    least = k
+            order[j], order[least] = order[least], order[j]
+            placed += 1
         item = order[j % pending]
         bound_g = item // n_codes
         g = item % n_codes
