@@ -546,6 +546,7 @@ def candidates(
             break
     if perms.shape[0] == 0:  # a pool of guesses: a code with another blank may be missing
         blank[:] = False
+    any_blank = blank.any()
     step = steps(n, child_d, floor, capacity)
     n_responses = (pegs + 1) * (pegs + 1)
     n_canon = canon[0]
@@ -565,13 +566,13 @@ def candidates(
         while at <= n_canon and size < CHUNK:
             g = canon[at]
             at += 1
-            skip = False
-            for i in range(pegs):
-                if blank[codes[g, i]]:
-                    skip = True
-                    break
-            if not skip:
-                chunk[size] = g
+            chunk[size] = g
+            if any_blank:  # without a branch per peg: which codes hold one is unpredictable
+                held = False
+                for i in range(pegs):
+                    held |= blank[codes[g, i]]
+                size += not held
+            else:
                 size += 1
         _evaluate(members, chunk, size, table, packed, win, n_responses, counts, totals)
         for k in range(size):
