@@ -99,14 +99,14 @@ def response_table(codes: npt.NDArray[np.uint8], colors: int) -> npt.NDArray[np.
     return table
 
 
-@njit(cache=True, nogil=True)
 def level_bounds(n_codes: int, others: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The counting bounds: least total for ``m`` secrets, and most secrets in ``d`` guesses.
 
     ``others`` is the number of responses other than the win. Returns ``floor[m]`` for
-    ``m`` up to ``n_codes`` and ``capacity[d]`` for ``d`` up to :data:`UNLIMITED`.
+    ``m`` up to ``n_codes`` and ``capacity[d]`` for ``d`` up to :data:`UNLIMITED`. Plain
+    Python, once per game: loading a compiled kernel would take longer.
     """
-    floor = np.zeros(n_codes + 1, dtype=np.int64)
+    floor = [0] * (n_codes + 1)
     level, width, left, total = 1, 1, 0, 0
     for m in range(1, n_codes + 1):
         if left == 0:
@@ -118,13 +118,13 @@ def level_bounds(n_codes: int, others: int) -> tuple[npt.NDArray[np.int64], npt.
         total += level - 1
         left -= 1
         floor[m] = total
-    capacity = np.zeros(UNLIMITED + 1, dtype=np.int64)
+    capacity = [0] * (UNLIMITED + 1)
     reach = 1
     for d in range(1, UNLIMITED + 1):
         capacity[d] = min(capacity[d - 1] + reach, INF)
         reach = min(reach * others, INF)
     capacity[UNLIMITED] = INF
-    return floor, capacity
+    return np.array(floor, dtype=np.int64), np.array(capacity, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True, inline="always")
