@@ -33,7 +33,7 @@ def _load_numba_without_its_extras() -> None:
     each probe fails at once; a module imported before is not hidden, and each imports as
     usual afterwards.
     """
-    hiding = HIDDEN_WHILE_LOADING
+    hiding: tuple[str, ...] = HIDDEN_WHILE_LOADING
     if not os.path.isfile(NUMBA_CONFIG_FILE):
         hiding = (*hiding, "yaml")
     hidden = [name for name in hiding if name not in sys.modules]

@@ -559,12 +559,7 @@ def _exact(
 def tree_from(
     members: npt.NDArray[np.int32], d: int, guess: int, game: Game, memo: Memo
 ) -> tuple[
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int32],
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int32]
 ]:
     """The tree of a sorted set from ``guess`` on, as far as it is known without a search.
 
