@@ -104,8 +104,12 @@ def play(
     return games
 
 
-def figures_of(games: Games, plain: Games | None) -> dict[str, Any]:
-    """A threshold's figures, paired with the sampler's games on the same secrets."""
+def figures_of(games: Games, plain: Games | None, lowest: Games | None = None) -> dict[str, Any]:
+    """A threshold's figures, paired with the sampler's games on the same secrets.
+
+    With ``lowest`` (the games of the lowest threshold), also its expected guesses paired
+    with that threshold's: what the higher threshold adds, without the luck of the last draws.
+    """
     n = len(games.guesses)
     found: dict[str, Any] = {
         "games": n,
@@ -117,6 +121,9 @@ def figures_of(games: Games, plain: Games | None) -> dict[str, Any]:
         "cpu_seconds_per_game": round(float(np.mean(games.seconds)), 3),
         # the first games of a process compile the kernels: the median leaves that out
         "cpu_seconds_median": round(float(np.median(games.seconds)), 3),
+        # game by game, for pairing thresholds with each other
+        "guesses": games.guesses,
+        "expected_by_game": [round(value, 4) for value in games.expected],
     }
     if plain is not None and n > 1:
         difference = np.subtract(games.guesses, plain.guesses[:n], dtype=float)
@@ -125,6 +132,12 @@ def figures_of(games: Games, plain: Games | None) -> dict[str, Any]:
         expected = np.subtract(games.expected, plain.guesses[:n], dtype=float)
         found["expected_difference"] = round(float(expected.mean()), 4)
         found["expected_se"] = round(float(expected.std(ddof=1) / np.sqrt(n)), 4)
+    if lowest is not None and lowest is not games and n > 1:
+        gain = np.subtract(games.expected, lowest.expected[:n], dtype=float)
+        found["expected_against_lowest_threshold"] = round(float(gain.mean()), 4)
+        found["expected_against_lowest_threshold_se"] = round(
+            float(gain.std(ddof=1) / np.sqrt(n)), 4
+        )
     return found
 
 
@@ -138,7 +151,8 @@ def sweep(
     """
     options, keys = sampler_keys(config, label, n)
     plain: Games | None = None
-    for threshold in [None, *thresholds]:
+    lowest: Games | None = None
+    for threshold in [None, *sorted(thresholds)]:
         name = "none" if threshold is None else f"T={threshold}"
         changes = {} if threshold is None else {"endgame": threshold, **ENDGAME}
         games = Games()
@@ -146,11 +160,13 @@ def sweep(
             play(config, label, {**options, **changes}, keys, games)
         finally:
             if games.guesses:
-                out[name] = figures_of(games, plain)
+                out[name] = figures_of(games, plain, lowest)
                 if len(games.guesses) < len(keys):
                     out[name]["partial"] = True
         if threshold is None:
             plain = games
+        elif lowest is None:
+            lowest = games
         print(name, out[name], flush=True)
 
 
