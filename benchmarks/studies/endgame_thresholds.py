@@ -13,7 +13,9 @@ Per threshold: the realized mean, the paired difference against the sampler on t
 secrets (with its standard error), the end game's expected guesses (the mean of
 :attr:`evo_mastermind.players.endgame.EndGame.expected`: where it took over, the guesses
 played before plus the optimum's mean over the set, else the game's own guesses), the share
-of moves it played, its searches that ran out of work (misses) and CPU seconds a game. The
+of moves it played, its searches that ran out of work (misses) and CPU seconds a game; and
+its expected guesses paired with the lowest threshold's, what a higher threshold adds without
+the luck of the last draws (both sides' luck is in a realized difference). The
 cost is about the sampler's time a game plus the end game's (0.3 to 0.45 s a game on (5,8)
 to (7,10), 1.4 s on (8,12)), printed before the start. Figures go, size by size, to
 ``benchmarks/results/endgame_thresholds.json``; a run stopped by Ctrl-C records what it
