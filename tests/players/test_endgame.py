@@ -1,6 +1,8 @@
 """The exact end game: the optimum of the set it takes over, never worse, the same games."""
 
+import importlib
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,6 +16,8 @@ from evo_mastermind.players import endgame as endgame_module
 from evo_mastermind.players.base import InvalidPlayerParamsError
 from evo_mastermind.scoring import score
 from tests.optimal import oracle
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def play_every_secret(player: Player, space: CodeSpace, seeds: str = "one") -> list[GameResult]:
@@ -276,3 +280,23 @@ def test_the_expected_guesses_from_the_set_taken_over_add_up_to_the_total() -> N
         expected.append(result.n_guesses if found is None else found)
     assert sum(expected) == pytest.approx(guesses)
     assert sum(e != int(e) for e in expected) > 0  # a mean over a set, not a count
+
+
+def test_a_plugin_player_takes_the_end_game_through_the_public_names(
+    registry: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # mylab's colourful (examples/custom_player), written as a user would: EndgameParams for
+    # its options, EndGame asked first at every move after the opening.
+    monkeypatch.syspath_prepend(str(ROOT / "examples" / "custom_player" / "src"))
+    importlib.import_module("mylab.players")
+    space = CodeSpace(3, 4)
+    options = {"first_guess": "ABC"}
+    alone = play_every_secret(make_player("colourful", space, options), space, "each")
+    finished = make_player("colourful", space, {**options, "endgame": space.size})
+    results = play_every_secret(finished, space, "each")
+    # 208: the optimum after ABC; alone, its random ties happen to play 207 on these draws.
+    assert total(results) == optimum_after(space, "ABC") == 208 != total(alone)
+    endgame = getattr(finished, "endgame")  # noqa: B009 - the plugin's own attribute
+    assert isinstance(endgame, endgame_module.EndGame) and endgame.moves > 0
+    with pytest.raises(InvalidPlayerParamsError, match="endgame"):
+        make_player("colourful", space, {"endgame": -1})
