@@ -421,6 +421,21 @@ def _choose(
     if multiset_of.size == codes.shape[0] and m >= BOUNDED_FROM:
         # Most guesses' multisets bound them below the best: those are never scored.
         bounds = np.full(multiset_counts.shape[0], np.nan)  # computed when first needed
+        own = np.empty(m)
+        if m <= SMALL_SET and _reached_by_candidates(
+            cand_pegs,
+            cand_counts,
+            n_responses,
+            heuristic,
+            clog,
+            weight,
+            multiset_counts,
+            codes.shape[1],
+            bounds,
+            own,
+            floor,
+        ):
+            return _tied(candidates, own, first_only)
     tables = (
         representatives,
         no_table,
@@ -516,6 +531,52 @@ def _choose(
             tied[n_tied] = code
             n_tied += 1
     return tied[:n_tied].copy()
+
+
+@njit(cache=True, nogil=True)
+def _reached_by_candidates(
+    cand_pegs: npt.NDArray[np.uint8],
+    cand_counts: npt.NDArray[np.uint8],
+    n_responses: int,
+    heuristic: int,
+    clog: npt.NDArray[np.float64],
+    weight: npt.NDArray[np.unsignedinteger],
+    multiset_counts: npt.NDArray[np.uint8],
+    pegs: int,
+    bounds: npt.NDArray[np.float64],
+    scores: npt.NDArray[np.float64],
+    floor: npt.NDArray[np.float64],
+) -> bool:
+    """Whether a candidate reaches every multiset's bound: then no guess of the pool beats it.
+
+    Fills ``bounds`` (:func:`_multiset_bound`), scores the candidates into ``scores``
+    (minus infinity where their parts bound them below the best met) and leaves their
+    best score in ``floor[0]``: the floor of the pool's scan otherwise.
+    """
+    m = cand_pegs.shape[1]
+    scratch = np.empty(m, dtype=np.uint8)
+    top = -np.inf
+    for row in range(bounds.size):
+        bounds[row] = _multiset_bound(
+            row, cand_counts, multiset_counts, pegs, heuristic, clog, scratch
+        )
+        top = max(top, bounds[row])
+    _score_guesses(
+        cand_pegs,
+        cand_counts,
+        0,
+        m,
+        cand_pegs,
+        cand_counts,
+        n_responses,
+        heuristic,
+        clog,
+        weight,
+        scores,
+        np.empty(m, dtype=np.int64),
+        floor,
+    )
+    return floor[0] >= top
 
 
 @njit(cache=True, nogil=True)

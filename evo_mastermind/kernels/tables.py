@@ -204,7 +204,9 @@ def _multiset_bound(
         largest = max(largest, size + (extra > 0))
         squares += extra * (size + 1) * (size + 1) + (most - extra) * size * size
         if heuristic == 3:
-            logs += extra * clog[size + 1] + (most - extra) * clog[size]
+            logs += (most - extra) * clog[size]
+            if extra:
+                logs += extra * clog[size + 1]
     total = float(m)
     if heuristic == 0:
         return -float(largest)
