@@ -14,21 +14,29 @@ import time
 from pathlib import Path
 from typing import Any
 
-HIDDEN_WHILE_LOADING = ("coverage", "scipy.linalg", "cffi")
+HIDDEN_WHILE_LOADING = ("coverage", "scipy", "scipy.linalg", "cffi")
 """Numba's optional companions that no kernel here uses, hidden while Numba loads."""
+
+NUMBA_CONFIG_FILE = ".numba_config.yaml"
+"""Numba's settings file, read from the working directory with YAML when there is one."""
 
 
 def _load_numba_without_its_extras() -> None:
-    """Import Numba with ``coverage``, ``scipy.linalg`` and ``cffi`` hidden (0.2 s of start-up).
+    """Import Numba with its optional companions hidden (0.25 s of start-up in all).
 
     Numba probes for each while it loads: ``coverage`` (to report compiled lines; only a
     coverage run started before Numba loads uses it, and that one is imported already),
-    ``scipy.linalg`` the first time it loads a kernel (only to learn whether its inner
-    products may call BLAS; no kernel here has one, so Numba keeps its own loops) and
-    ``cffi`` (to compile calls of C functions; none here). Hidden, each probe fails at once;
-    a module imported before is not hidden, and each imports as usual afterwards.
+    ``scipy`` (to check its version), ``scipy.linalg`` the first time it loads a kernel
+    (only to learn whether its inner products may call BLAS; no kernel here has one, so
+    Numba keeps its own loops), ``cffi`` (to compile calls of C functions; none here) and
+    ``yaml`` (to read :data:`NUMBA_CONFIG_FILE`; hidden only when there is none). Hidden,
+    each probe fails at once; a module imported before is not hidden, and each imports as
+    usual afterwards.
     """
-    hidden = [name for name in HIDDEN_WHILE_LOADING if name not in sys.modules]
+    hiding: tuple[str, ...] = HIDDEN_WHILE_LOADING
+    if not os.path.isfile(NUMBA_CONFIG_FILE):
+        hiding = (*hiding, "yaml")
+    hidden = [name for name in hiding if name not in sys.modules]
     for name in hidden:
         sys.modules[name] = None  # type: ignore[assignment]
     try:

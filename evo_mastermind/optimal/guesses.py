@@ -64,34 +64,49 @@ no symmetry of the space holds there, so none prunes (colour relabelling, blank 
 
 @njit(cache=True, nogil=True)
 def response_table(codes: npt.NDArray[np.uint8], colors: int) -> npt.NDArray[np.uint8]:
-    """The packed response of every code (row, the guess) to every code (column)."""
+    """The packed response of every code (row, the guess) to every code (column).
+
+    A row at a time, peg by peg and colour by colour over every column, so that each inner
+    loop runs over contiguous arrays (the compiler turns it into vector instructions).
+    """
     n, pegs = codes.shape
     table = np.empty((n, n), dtype=np.uint8)
-    counts = np.zeros((n, colors), dtype=np.uint8)
-    for i in range(n):
+    by_peg = np.ascontiguousarray(codes.T)
+    by_colour = np.zeros((colors, n), dtype=np.uint8)
+    for j in range(n):
         for peg in range(pegs):
-            counts[i, codes[i, peg]] += 1
+            by_colour[codes[j, peg], j] += 1
+    black = np.empty(n, dtype=np.uint8)
+    common = np.empty(n, dtype=np.uint8)
     for i in range(n):
+        black[:] = 0
+        for peg in range(pegs):
+            mine = codes[i, peg]
+            column = by_peg[peg]
+            for j in range(n):
+                black[j] += column[j] == mine
+        common[:] = 0
+        for colour in range(colors):
+            mine = by_colour[colour, i]
+            if mine == 0:
+                continue
+            column = by_colour[colour]
+            for j in range(n):
+                common[j] += min(mine, column[j])
+        row = table[i]
         for j in range(n):
-            black = 0
-            for peg in range(pegs):
-                if codes[i, peg] == codes[j, peg]:
-                    black += 1
-            common = 0
-            for colour in range(colors):
-                common += min(counts[i, colour], counts[j, colour])
-            table[i, j] = black * (pegs + 1) + common - black
+            row[j] = black[j] * pegs + common[j]
     return table
 
 
-@njit(cache=True, nogil=True)
 def level_bounds(n_codes: int, others: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The counting bounds: least total for ``m`` secrets, and most secrets in ``d`` guesses.
 
     ``others`` is the number of responses other than the win. Returns ``floor[m]`` for
-    ``m`` up to ``n_codes`` and ``capacity[d]`` for ``d`` up to :data:`UNLIMITED`.
+    ``m`` up to ``n_codes`` and ``capacity[d]`` for ``d`` up to :data:`UNLIMITED`. Plain
+    Python, once per game: loading a compiled kernel would take longer.
     """
-    floor = np.zeros(n_codes + 1, dtype=np.int64)
+    floor = [0] * (n_codes + 1)
     level, width, left, total = 1, 1, 0, 0
     for m in range(1, n_codes + 1):
         if left == 0:
@@ -103,13 +118,13 @@ def level_bounds(n_codes: int, others: int) -> tuple[npt.NDArray[np.int64], npt.
         total += level - 1
         left -= 1
         floor[m] = total
-    capacity = np.zeros(UNLIMITED + 1, dtype=np.int64)
+    capacity = [0] * (UNLIMITED + 1)
     reach = 1
     for d in range(1, UNLIMITED + 1):
         capacity[d] = min(capacity[d - 1] + reach, INF)
         reach = min(reach * others, INF)
     capacity[UNLIMITED] = INF
-    return floor, capacity
+    return np.array(floor, dtype=np.int64), np.array(capacity, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -199,7 +214,7 @@ def _stabiliser(
     return sigmas[:found], maps[:found]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # per orbit: a call cost 10 % of (6,3)
 def _mark_orbit(
     code: npt.NDArray[np.uint8],
     colors: int,
@@ -406,6 +421,10 @@ def canonical(
             unplayed += 1
     if perms.shape[0] == 0:  # a pool of guesses: no code stands for another
         rank[:] = -1
+    if not symmetric and (unplayed <= 1 or perms.shape[0] == 0):
+        for g in range(codes.shape[0]):  # no symmetry left: every code is its orbit
+            out[g] = g
+        return codes.shape[0]
     image = np.empty(pegs, dtype=np.int64)
     relabel = np.empty(colors, dtype=np.int64)
     # Codes in increasing order: the first of an orbit not yet seen is its least; its orbit
@@ -430,6 +449,66 @@ def canonical(
             _mark_orbit(codes[g], colors, colour_used, sigmas, maps, image, relabel, seen)
         out[found] = g
         found += 1
+    return found
+
+
+KEPT_PLAYED = 6
+"""Guesses played up to which :func:`canonical_kept` keeps the least codes it worked out."""
+
+KEPT_BYTES = 8 << 20
+"""Memory a thread's :data:`Kept` may take (a power of two of slots, 64 to 4096)."""
+
+Kept = tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]
+"""The least codes of the orbits (:func:`canonical`) lately worked out, one slot per
+guesses played: each slot's guesses (how many, then the guesses) and its codes (how many,
+then the codes). One thread's: no other writes it."""
+
+
+def kept_orbits(n_codes: int) -> Kept:
+    """An empty :data:`Kept` for a game of ``n_codes`` codes."""
+    wanted = KEPT_BYTES // (4 * (n_codes + 1))
+    slots = 1 << max(6, min(12, wanted.bit_length() - 1))
+    return np.zeros((slots, 1 + KEPT_PLAYED), dtype=np.int32), np.empty(
+        (slots, n_codes + 1), dtype=np.int32
+    )
+
+
+@njit(cache=True, nogil=True)
+def canonical_kept(
+    history: npt.NDArray[np.int32],
+    played: int,
+    game: Game,
+    out: npt.NDArray[np.int32],
+    kept: Kept,
+) -> int:
+    """:func:`canonical`, looked up first among the answers ``kept`` (and kept there).
+
+    The same guesses are played before many sets (the same second guess is tried in every
+    part of the opening): their least codes are worked out once, not once a set.
+    """
+    keys, rows = kept
+    if played > KEPT_PLAYED:
+        return canonical(history, played, game, out)
+    mixed = np.uint64(played)
+    for h in range(played):
+        mixed = (mixed ^ np.uint64(history[h])) * np.uint64(0x100000001B3)
+    slot = int(np.int64((mixed ^ (mixed >> np.uint64(32))) & np.uint64(keys.shape[0] - 1)))
+    key = keys[slot]
+    same = key[0] == played + 1  # 0: an empty slot
+    h = 0
+    while same and h < played:
+        same = key[1 + h] == history[h]
+        h += 1
+    row = rows[slot]
+    if same:
+        found = row[0]
+        out[:found] = row[1 : 1 + found]
+        return found
+    found = canonical(history, played, game, out)
+    row[0] = found
+    row[1 : 1 + found] = out[:found]
+    key[0] = played + 1
+    key[1 : 1 + played] = history[:played]
     return found
 
 
@@ -467,6 +546,7 @@ def candidates(
             break
     if perms.shape[0] == 0:  # a pool of guesses: a code with another blank may be missing
         blank[:] = False
+    any_blank = blank.any()
     step = steps(n, child_d, floor, capacity)
     n_responses = (pegs + 1) * (pegs + 1)
     n_canon = canon[0]
@@ -486,13 +566,13 @@ def candidates(
         while at <= n_canon and size < CHUNK:
             g = canon[at]
             at += 1
-            skip = False
-            for i in range(pegs):
-                if blank[codes[g, i]]:
-                    skip = True
-                    break
-            if not skip:
-                chunk[size] = g
+            chunk[size] = g
+            if any_blank:  # without a branch per peg: which codes hold one is unpredictable
+                held = False
+                for i in range(pegs):
+                    held |= blank[codes[g, i]]
+                size += not held
+            else:
                 size += 1
         _evaluate(members, chunk, size, table, packed, win, n_responses, counts, totals)
         for k in range(size):

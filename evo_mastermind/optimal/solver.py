@@ -390,7 +390,7 @@ class OptimalSolver:
         """
         search = self._search
         nodes: dict[tuple[int, ...], int] = {}
-        needs: dict[int, int] = {}
+        needs = np.zeros(self.space.size, dtype=np.int64)
 
         def grow(
             members: npt.NDArray[np.int32],
@@ -399,16 +399,37 @@ class OptimalSolver:
             path: tuple[int, ...],
             played: list[int],
         ) -> None:
+            # What the table and the plain answers tell, in one compiled call; the parts
+            # they leave are searched here, and read the same way from their guess on.
+            found, known, left, left_members = search.tree_from(
+                members, d, guess, self.game, self.memo
+            )
+            parents, responses, guesses = found.tolist()
             nodes[path] = guess
-            if np.any(members == guess):
-                needs[guess] = len(path) + 1
-            child_d = d if d == search.UNLIMITED else d - 1
-            for response, part in self.parts(members, guess):
-                _, chosen = self._solve(part, child_d, search.INF - 1, [*played, guess], False)
-                grow(part, child_d, chosen, (*path, response), [*played, guess])
+            paths = [path]
+            for parent, response, chosen in zip(
+                parents[1:], responses[1:], guesses[1:], strict=True
+            ):
+                paths.append((*paths[parent], response))
+                nodes[paths[-1]] = chosen
+            reached = known[members]
+            needs[members[reached > 0]] = reached[reached > 0] + len(path)
+            for parent, response, part_d, start, size in left.T.tolist():
+                part = left_members[start : start + size]
+                at, chain = parent, []
+                while at >= 0:
+                    chain.append(guesses[at])
+                    at = parents[at]
+                before = [*played, *reversed(chain)]
+                _, chosen = self._solve(part, part_d, search.INF - 1, before, False)
+                grow(part, part_d, chosen, (*paths[parent], response), before)
+                searched.append(part)
 
+        searched: list[npt.NDArray[np.int32]] = []
         grow(members, d, guess, (), history)
-        return nodes, np.array([needs[int(m)] for m in members], dtype=np.int64)
+        if searched:  # depth first in increasing response, as the compiled walk lists them
+            return dict(sorted(nodes.items())), needs[members]
+        return nodes, needs[members]
 
     def answer(self, task: PartTask) -> tuple[int, Subtree | None]:
         """A part's ``T`` within its budget (else a bound above it) and, if asked, its tree."""

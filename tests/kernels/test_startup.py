@@ -56,6 +56,21 @@ def test_numba_loads_without_its_unused_extras_which_import_as_usual_afterwards(
     assert done.stdout.split() == ["[]", "2.0"]
 
 
+def test_the_optimum_loads_numba_without_its_unused_extras() -> None:
+    """Its modules import Numba first (imports in order): their package loads it as above."""
+    script = (
+        "import sys\n"
+        "from evo_mastermind.optimal.solver import OptimalSolver\n"
+        "from evo_mastermind.codes import CodeSpace\n"
+        "assert OptimalSolver.of(CodeSpace(3, 3)).solve().total == 73\n"
+        "print(sorted(m for m in ('coverage', 'scipy', 'cffi', 'yaml') if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["[]"]
+
+
 def test_an_edit_beside_drops_the_cached_kernels_that_may_have_compiled_it_in(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

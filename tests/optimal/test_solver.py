@@ -118,3 +118,15 @@ def test_classic_game_optimum() -> None:
     assert (limited.total, limited.depth) == (5626, 5)
     worst = solved(4, 6, objective="worst")
     assert (worst.total, worst.depth) == (5626, 5)
+
+
+@pytest.mark.parametrize(("pegs", "colors"), [(3, 4), (4, 4)])
+def test_a_tree_the_table_forgot_is_searched_again_alike(pegs: int, colors: int) -> None:
+    """Read off an empty table, every part left by the compiled walk is searched anew."""
+    solver = OptimalSolver(CodeSpace(pegs, colors))
+    best = solver.solve()
+    forgetful = OptimalSolver(CodeSpace(pegs, colors))  # its table has proven nothing
+    everything = np.arange(solver.space.size, dtype=np.int32)
+    nodes, counts = forgetful.subtree(everything, 255, best.nodes[()], [])
+    assert nodes == best.nodes and list(nodes) == list(best.nodes)  # the same order too
+    assert np.array_equal(counts, best.guesses)
