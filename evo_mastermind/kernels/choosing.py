@@ -3,7 +3,9 @@
 :func:`choose` computes what :func:`evo_mastermind.partitions.best_guesses` defines, with the
 shortcuts of Magruder's solver: one guess per symmetry class, consistent perfect splitters
 first, the scan stopped at the first perfect splitter, and a guess scored exactly only when
-its number of parts lets it reach the best score met so far. A large pool is scored in blocks,
+its number of parts lets it reach the best score met so far; beyond those, a guess is not
+scored at all when its multiset of colours bounds it below that score. A large pool is
+scored in blocks,
 the stop flag (:func:`evo_mastermind.kernels.flags.stop_flag`) read between two.
 """
 
@@ -28,6 +30,7 @@ from evo_mastermind.kernels.startup import call
 from evo_mastermind.kernels.stopping import stopped
 from evo_mastermind.kernels.tables import (
     TABLE_BYTES,
+    _multiset_bound,
     _score_tabled_serial,
     _split_tables,
     multisets,
@@ -36,6 +39,12 @@ from evo_mastermind.kernels.tables import (
 TABLED_FROM = 2
 """A pool is scored from response tables when it has this many times as many guesses as the
 tables have rows (building a row costs about what scoring a guess does)."""
+
+BOUNDED_FROM = 11
+"""Candidates from which a choice bounds each multiset's guesses (:func:`_multiset_bound`)."""
+
+BOUNDED_CHUNK = 1024
+"""Pool guesses filtered by their multisets' bounds at a time (the best score read between)."""
 
 STOP_PAIRS = 1 << 22
 """Guess-candidate pairs scored between two reads of the stop flag (a few milliseconds)."""
@@ -63,6 +72,8 @@ def _score_until_stopped(
         npt.NDArray[np.unsignedinteger],
         npt.NDArray[np.unsignedinteger],
         npt.NDArray[np.int64],
+        npt.NDArray[np.uint8],
+        npt.NDArray[np.float64],
     ],
 ) -> bool:
     """:func:`_score_range` of ``start:stop`` block by block; ``False`` if ``halt`` stopped it.
@@ -118,14 +129,125 @@ def _score_range(
         npt.NDArray[np.unsignedinteger],
         npt.NDArray[np.unsignedinteger],
         npt.NDArray[np.int64],
+        npt.NDArray[np.uint8],
+        npt.NDArray[np.float64],
     ],
 ) -> None:
     """:func:`_score_guesses` of the pool's guesses ``start:stop`` (or from tables).
 
-    From the response tables (:func:`_split_tables`) when ``tables`` has them: the same
-    scores and parts.
+    ``tables`` holds the pool's code indices, the response tables (:func:`_split_tables`;
+    empty: none), each code's multiset, each multiset's colour counts and each multiset's
+    bound (:func:`_multiset_bound`, computed when first needed: NaN until then; empty: no
+    bounds). From the tables when there are any: the same scores and parts. With the
+    bounds, a guess whose multiset cannot reach the best score met so far is not scored
+    (minus infinity, no parts): the others are gathered a chunk at a time and scored.
     """
-    pool, head, tail, common, multiset_of = tables
+    pool, head, tail, common, multiset_of, multiset_counts, bounds = tables
+    if bounds.size == 0:
+        _score_all(
+            pool_pegs,
+            pool_counts,
+            start,
+            stop,
+            cand_pegs,
+            cand_counts,
+            n_responses,
+            heuristic,
+            clog,
+            weight,
+            scores,
+            parts,
+            floor,
+            tables,
+        )
+        return
+    chunk = max(1, min(BOUNDED_CHUNK, stop - start))
+    where = np.empty(chunk, dtype=np.int64)
+    kept_pool = np.empty(chunk, dtype=np.int64)
+    tabled = head.shape[0] > 0
+    width = 0 if tabled else chunk
+    kept_pegs = np.empty((pool_pegs.shape[0], width), dtype=np.uint8)
+    kept_counts = np.empty((pool_counts.shape[0], width), dtype=np.uint8)
+    kept_scores = np.empty(chunk)
+    kept_parts = np.empty(chunk, dtype=np.int64)
+    kept_tables = (kept_pool, head, tail, common, multiset_of, multiset_counts, bounds[:0])
+    pegs = cand_pegs.shape[0]
+    scratch = np.empty(cand_pegs.shape[1], dtype=np.uint8)
+    for first in range(start, stop, chunk):
+        limit = floor[0] - SCORE_TOLERANCE
+        n_kept = 0
+        for at in range(first, min(first + chunk, stop)):
+            row = multiset_of[pool[at]]
+            bound = bounds[row]
+            if np.isnan(bound):
+                bound = _multiset_bound(
+                    row, cand_counts, multiset_counts, pegs, heuristic, clog, scratch
+                )
+                bounds[row] = bound
+            if bound < limit:
+                scores[at] = -np.inf
+                parts[at] = 0
+            else:
+                where[n_kept] = at
+                n_kept += 1
+        if n_kept == 0:
+            continue
+        for i in range(n_kept):
+            kept_pool[i] = pool[where[i]]
+        if not tabled:
+            for i in range(n_kept):
+                for p in range(pool_pegs.shape[0]):
+                    kept_pegs[p, i] = pool_pegs[p, where[i]]
+                for k in range(pool_counts.shape[0]):
+                    kept_counts[k, i] = pool_counts[k, where[i]]
+        _score_all(
+            kept_pegs,
+            kept_counts,
+            0,
+            n_kept,
+            cand_pegs,
+            cand_counts,
+            n_responses,
+            heuristic,
+            clog,
+            weight,
+            kept_scores,
+            kept_parts,
+            floor,
+            kept_tables,
+        )
+        for i in range(n_kept):
+            scores[where[i]] = kept_scores[i]
+            parts[where[i]] = kept_parts[i]
+
+
+@njit(cache=True, nogil=True)
+def _score_all(
+    pool_pegs: npt.NDArray[np.uint8],
+    pool_counts: npt.NDArray[np.uint8],
+    start: int,
+    stop: int,
+    cand_pegs: npt.NDArray[np.uint8],
+    cand_counts: npt.NDArray[np.uint8],
+    n_responses: int,
+    heuristic: int,
+    clog: npt.NDArray[np.float64],
+    weight: npt.NDArray[np.unsignedinteger],
+    scores: npt.NDArray[np.float64],
+    parts: npt.NDArray[np.int64],
+    floor: npt.NDArray[np.float64],
+    tables: tuple[
+        npt.NDArray[np.int64],
+        npt.NDArray[np.unsignedinteger],
+        npt.NDArray[np.unsignedinteger],
+        npt.NDArray[np.unsignedinteger],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.uint8],
+        npt.NDArray[np.float64],
+    ],
+) -> None:
+    """:func:`_score_range` of every guess ``start:stop``, the multisets' bounds unread."""
+    pool, head, tail, common, multiset_of, _, _ = tables
     if head.shape[0]:
         _score_tabled_serial(
             pool,
@@ -187,7 +309,9 @@ def _choose(
     fewer every one is best. A consistent perfect splitter (every candidate in a part of its
     own) attains the optimum of every heuristic, so those are the answer when there are
     any. Otherwise every guess of the pool is scored and the tied ones kept, consistent
-    codes first when the pool is every code. Asked for the first only, the scan of the pool
+    codes first when the pool is every code; from :data:`BOUNDED_FROM` candidates, a guess
+    whose multiset of colours bounds its score below the best met so far is not scored
+    (:func:`_multiset_bound`). Asked for the first only, the scan of the pool
     stops at its first perfect splitter (the first of its class is the class's
     representative, and no consistent code ties with it). A large pool of the whole space's
     codes (``multiset_of``: each code's multiset of colours, :func:`multisets`; empty: none)
@@ -201,7 +325,16 @@ def _choose(
     clog = _clog_table(m if heuristic == 3 else 0)
     floor = np.full(1, -np.inf)  # the best score met so far: worse guesses are not scored
     no_table = np.empty((0, 0), dtype=weight.dtype)
-    untabled = (representatives, no_table, no_table, no_table, multiset_of)
+    no_bounds = np.empty(0)
+    untabled = (
+        representatives,
+        no_table,
+        no_table,
+        no_table,
+        multiset_of,
+        multiset_counts,
+        no_bounds,
+    )
     if not pool_all:
         if representatives.size == of_code.size:  # no two codes alike: score every candidate
             scores = np.empty(m)
@@ -284,14 +417,42 @@ def _choose(
     n_pool = representatives.size
     scores = np.empty(n_pool)
     parts = np.empty(n_pool, dtype=np.int64)
-    tables = untabled
+    bounds = no_bounds
+    if multiset_of.size == codes.shape[0] and m >= BOUNDED_FROM:
+        # Most guesses' multisets bound them below the best: those are never scored.
+        bounds = np.full(multiset_counts.shape[0], np.nan)  # computed when first needed
+        own = np.empty(m)
+        if m <= SMALL_SET and _reached_by_candidates(
+            cand_pegs,
+            cand_counts,
+            n_responses,
+            heuristic,
+            clog,
+            weight,
+            multiset_counts,
+            codes.shape[1],
+            bounds,
+            own,
+            floor,
+        ):
+            return _tied(candidates, own, first_only)
+    tables = (
+        representatives,
+        no_table,
+        no_table,
+        no_table,
+        multiset_of,
+        multiset_counts,
+        bounds,
+    )
     pegs, colors = codes.shape[1], counts.shape[1]
     split = pegs // 2
     rows = colors**split + colors ** (pegs - split) + multiset_counts.shape[0]
     # Counted a block of guesses at a time (SMALL_SET), the other heuristics' few candidates
-    # are scored faster from the guesses' columns.
+    # are scored faster from the guesses' columns, unless the bounds leave only a few guesses
+    # of each chunk to score.
     if (
-        (m > SMALL_SET or heuristic == 1)
+        (m > SMALL_SET or heuristic == 1 or bounds.size)
         and multiset_of.size == codes.shape[0]
         and codes.shape[0] == colors**pegs
         and rows * m * weight.itemsize <= TABLE_BYTES
@@ -300,7 +461,7 @@ def _choose(
         head, tail, common = _split_tables(
             cand_pegs, cand_counts, colors, split, multiset_counts, weight
         )
-        tables = (representatives, head, tail, common, multiset_of)
+        tables = (representatives, head, tail, common, multiset_of, multiset_counts, bounds)
     if first_only and m <= n_responses:
         # Blocks that double: an early splitter costs little, a whole scan few calls.
         start = 0
@@ -370,6 +531,52 @@ def _choose(
             tied[n_tied] = code
             n_tied += 1
     return tied[:n_tied].copy()
+
+
+@njit(cache=True, nogil=True)
+def _reached_by_candidates(
+    cand_pegs: npt.NDArray[np.uint8],
+    cand_counts: npt.NDArray[np.uint8],
+    n_responses: int,
+    heuristic: int,
+    clog: npt.NDArray[np.float64],
+    weight: npt.NDArray[np.unsignedinteger],
+    multiset_counts: npt.NDArray[np.uint8],
+    pegs: int,
+    bounds: npt.NDArray[np.float64],
+    scores: npt.NDArray[np.float64],
+    floor: npt.NDArray[np.float64],
+) -> bool:
+    """Whether a candidate reaches every multiset's bound: then no guess of the pool beats it.
+
+    Fills ``bounds`` (:func:`_multiset_bound`), scores the candidates into ``scores``
+    (minus infinity where their parts bound them below the best met) and leaves their
+    best score in ``floor[0]``: the floor of the pool's scan otherwise.
+    """
+    m = cand_pegs.shape[1]
+    scratch = np.empty(m, dtype=np.uint8)
+    top = -np.inf
+    for row in range(bounds.size):
+        bounds[row] = _multiset_bound(
+            row, cand_counts, multiset_counts, pegs, heuristic, clog, scratch
+        )
+        top = max(top, bounds[row])
+    _score_guesses(
+        cand_pegs,
+        cand_counts,
+        0,
+        m,
+        cand_pegs,
+        cand_counts,
+        n_responses,
+        heuristic,
+        clog,
+        weight,
+        scores,
+        np.empty(m, dtype=np.int64),
+        floor,
+    )
+    return floor[0] >= top
 
 
 @njit(cache=True, nogil=True)
