@@ -3,7 +3,9 @@
 :func:`choose` computes what :func:`evo_mastermind.partitions.best_guesses` defines, with the
 shortcuts of Magruder's solver: one guess per symmetry class, consistent perfect splitters
 first, the scan stopped at the first perfect splitter, and a guess scored exactly only when
-its number of parts lets it reach the best score met so far. A large pool is scored in blocks,
+its number of parts lets it reach the best score met so far; beyond those, a guess is not
+scored at all when its multiset of colours bounds it below that score. A large pool is
+scored in blocks,
 the stop flag (:func:`evo_mastermind.kernels.flags.stop_flag`) read between two.
 """
 
@@ -17,8 +19,8 @@ from evo_mastermind.codes import Codes
 from evo_mastermind.kernels import flags
 from evo_mastermind.kernels.responses import _columns, columns, weight
 from evo_mastermind.kernels.rules import REDUCTIONS, SCORE_TOLERANCE
+from evo_mastermind.kernels.scanning import _score_range, _score_until_stopped
 from evo_mastermind.kernels.scoring import (
-    GUESS_BLOCK,
     SCAN_PAIRS,
     SMALL_SET,
     _clog_table,
@@ -28,7 +30,7 @@ from evo_mastermind.kernels.startup import call
 from evo_mastermind.kernels.stopping import stopped
 from evo_mastermind.kernels.tables import (
     TABLE_BYTES,
-    _score_tabled_serial,
+    _multiset_bound,
     _split_tables,
     multisets,
 )
@@ -37,127 +39,8 @@ TABLED_FROM = 2
 """A pool is scored from response tables when it has this many times as many guesses as the
 tables have rows (building a row costs about what scoring a guess does)."""
 
-STOP_PAIRS = 1 << 22
-"""Guess-candidate pairs scored between two reads of the stop flag (a few milliseconds)."""
-
-
-@njit(cache=True, nogil=True)
-def _score_until_stopped(
-    pool_pegs: npt.NDArray[np.uint8],
-    pool_counts: npt.NDArray[np.uint8],
-    start: int,
-    stop: int,
-    cand_pegs: npt.NDArray[np.uint8],
-    cand_counts: npt.NDArray[np.uint8],
-    n_responses: int,
-    heuristic: int,
-    clog: npt.NDArray[np.float64],
-    weight: npt.NDArray[np.unsignedinteger],
-    scores: npt.NDArray[np.float64],
-    parts: npt.NDArray[np.int64],
-    floor: npt.NDArray[np.float64],
-    halt: npt.NDArray[np.uint8],
-    tables: tuple[
-        npt.NDArray[np.int64],
-        npt.NDArray[np.unsignedinteger],
-        npt.NDArray[np.unsignedinteger],
-        npt.NDArray[np.unsignedinteger],
-        npt.NDArray[np.int64],
-    ],
-) -> bool:
-    """:func:`_score_range` of ``start:stop`` block by block; ``False`` if ``halt`` stopped it.
-
-    Blocks are whole multiples of the scoring's own blocks of guesses, and the best score
-    goes from one to the next in ``floor``: the scores are those of one call.
-    """
-    m = max(1, cand_pegs.shape[1])
-    block = max(1, STOP_PAIRS // m // GUESS_BLOCK) * GUESS_BLOCK
-    at = start
-    while at < stop:
-        if stopped(halt):
-            return False
-        end = min(at + block, stop)
-        _score_range(
-            pool_pegs,
-            pool_counts,
-            at,
-            end,
-            cand_pegs,
-            cand_counts,
-            n_responses,
-            heuristic,
-            clog,
-            weight,
-            scores,
-            parts,
-            floor,
-            tables,
-        )
-        at = end
-    return True
-
-
-@njit(cache=True, nogil=True)
-def _score_range(
-    pool_pegs: npt.NDArray[np.uint8],
-    pool_counts: npt.NDArray[np.uint8],
-    start: int,
-    stop: int,
-    cand_pegs: npt.NDArray[np.uint8],
-    cand_counts: npt.NDArray[np.uint8],
-    n_responses: int,
-    heuristic: int,
-    clog: npt.NDArray[np.float64],
-    weight: npt.NDArray[np.unsignedinteger],
-    scores: npt.NDArray[np.float64],
-    parts: npt.NDArray[np.int64],
-    floor: npt.NDArray[np.float64],
-    tables: tuple[
-        npt.NDArray[np.int64],
-        npt.NDArray[np.unsignedinteger],
-        npt.NDArray[np.unsignedinteger],
-        npt.NDArray[np.unsignedinteger],
-        npt.NDArray[np.int64],
-    ],
-) -> None:
-    """:func:`_score_guesses` of the pool's guesses ``start:stop`` (or from tables).
-
-    From the response tables (:func:`_split_tables`) when ``tables`` has them: the same
-    scores and parts.
-    """
-    pool, head, tail, common, multiset_of = tables
-    if head.shape[0]:
-        _score_tabled_serial(
-            pool,
-            start,
-            stop,
-            head,
-            tail,
-            common,
-            multiset_of,
-            n_responses,
-            heuristic,
-            clog,
-            scores,
-            parts,
-            floor,
-        )
-    else:
-        _score_guesses(
-            pool_pegs,
-            pool_counts,
-            start,
-            stop,
-            cand_pegs,
-            cand_counts,
-            n_responses,
-            heuristic,
-            clog,
-            weight,
-            scores,
-            parts,
-            floor,
-        )
+BOUNDED_FROM = 11
+"""Candidates from which a choice bounds each multiset's guesses (:func:`_multiset_bound`)."""
 
 
 @njit(cache=True, nogil=True)
@@ -187,7 +70,9 @@ def _choose(
     fewer every one is best. A consistent perfect splitter (every candidate in a part of its
     own) attains the optimum of every heuristic, so those are the answer when there are
     any. Otherwise every guess of the pool is scored and the tied ones kept, consistent
-    codes first when the pool is every code. Asked for the first only, the scan of the pool
+    codes first when the pool is every code; from :data:`BOUNDED_FROM` candidates, a guess
+    whose multiset of colours bounds its score below the best met so far is not scored
+    (:func:`_multiset_bound`). Asked for the first only, the scan of the pool
     stops at its first perfect splitter (the first of its class is the class's
     representative, and no consistent code ties with it). A large pool of the whole space's
     codes (``multiset_of``: each code's multiset of colours, :func:`multisets`; empty: none)
@@ -201,7 +86,16 @@ def _choose(
     clog = _clog_table(m if heuristic == 3 else 0)
     floor = np.full(1, -np.inf)  # the best score met so far: worse guesses are not scored
     no_table = np.empty((0, 0), dtype=weight.dtype)
-    untabled = (representatives, no_table, no_table, no_table, multiset_of)
+    no_bounds = np.empty(0)
+    untabled = (
+        representatives,
+        no_table,
+        no_table,
+        no_table,
+        multiset_of,
+        multiset_counts,
+        no_bounds,
+    )
     if not pool_all:
         if representatives.size == of_code.size:  # no two codes alike: score every candidate
             scores = np.empty(m)
@@ -284,14 +178,42 @@ def _choose(
     n_pool = representatives.size
     scores = np.empty(n_pool)
     parts = np.empty(n_pool, dtype=np.int64)
-    tables = untabled
+    bounds = no_bounds
+    if multiset_of.size == codes.shape[0] and m >= BOUNDED_FROM:
+        # Most guesses' multisets bound them below the best: those are never scored.
+        bounds = np.full(multiset_counts.shape[0], np.nan)  # computed when first needed
+        own = np.empty(m)
+        if m <= SMALL_SET and _reached_by_candidates(
+            cand_pegs,
+            cand_counts,
+            n_responses,
+            heuristic,
+            clog,
+            weight,
+            multiset_counts,
+            codes.shape[1],
+            bounds,
+            own,
+            floor,
+        ):
+            return _tied(candidates, own, first_only)
+    tables = (
+        representatives,
+        no_table,
+        no_table,
+        no_table,
+        multiset_of,
+        multiset_counts,
+        bounds,
+    )
     pegs, colors = codes.shape[1], counts.shape[1]
     split = pegs // 2
     rows = colors**split + colors ** (pegs - split) + multiset_counts.shape[0]
     # Counted a block of guesses at a time (SMALL_SET), the other heuristics' few candidates
-    # are scored faster from the guesses' columns.
+    # are scored faster from the guesses' columns, unless the bounds leave only a few guesses
+    # of each chunk to score.
     if (
-        (m > SMALL_SET or heuristic == 1)
+        (m > SMALL_SET or heuristic == 1 or bounds.size)
         and multiset_of.size == codes.shape[0]
         and codes.shape[0] == colors**pegs
         and rows * m * weight.itemsize <= TABLE_BYTES
@@ -300,7 +222,7 @@ def _choose(
         head, tail, common = _split_tables(
             cand_pegs, cand_counts, colors, split, multiset_counts, weight
         )
-        tables = (representatives, head, tail, common, multiset_of)
+        tables = (representatives, head, tail, common, multiset_of, multiset_counts, bounds)
     if first_only and m <= n_responses:
         # Blocks that double: an early splitter costs little, a whole scan few calls.
         start = 0
@@ -370,6 +292,52 @@ def _choose(
             tied[n_tied] = code
             n_tied += 1
     return tied[:n_tied].copy()
+
+
+@njit(cache=True, nogil=True)
+def _reached_by_candidates(
+    cand_pegs: npt.NDArray[np.uint8],
+    cand_counts: npt.NDArray[np.uint8],
+    n_responses: int,
+    heuristic: int,
+    clog: npt.NDArray[np.float64],
+    weight: npt.NDArray[np.unsignedinteger],
+    multiset_counts: npt.NDArray[np.uint8],
+    pegs: int,
+    bounds: npt.NDArray[np.float64],
+    scores: npt.NDArray[np.float64],
+    floor: npt.NDArray[np.float64],
+) -> bool:
+    """Whether a candidate reaches every multiset's bound: then no guess of the pool beats it.
+
+    Fills ``bounds`` (:func:`_multiset_bound`), scores the candidates into ``scores``
+    (minus infinity where their parts bound them below the best met) and leaves their
+    best score in ``floor[0]``: the floor of the pool's scan otherwise.
+    """
+    m = cand_pegs.shape[1]
+    scratch = np.empty(m, dtype=np.uint8)
+    top = -np.inf
+    for row in range(bounds.size):
+        bounds[row] = _multiset_bound(
+            row, cand_counts, multiset_counts, pegs, heuristic, clog, scratch
+        )
+        top = max(top, bounds[row])
+    _score_guesses(
+        cand_pegs,
+        cand_counts,
+        0,
+        m,
+        cand_pegs,
+        cand_counts,
+        n_responses,
+        heuristic,
+        clog,
+        weight,
+        scores,
+        np.empty(m, dtype=np.int64),
+        floor,
+    )
+    return floor[0] >= top
 
 
 @njit(cache=True, nogil=True)

@@ -269,6 +269,9 @@ def _score_pool(
                     at = first + i
                     if bits:
                         if _settled_by_parts(seen[i], heuristic, total, best, scores, parts, at):
+                            best = max(
+                                best, scores[at]
+                            )  # most parts' score, the floor of its bounds
                             continue
                         if n_known:
                             for k in range(n_known):
@@ -299,6 +302,7 @@ def _score_pool(
                     for j in range(m):
                         seen_here |= np.uint64(1) << np.uint64(packed[j])
                     if _settled_by_parts(seen_here, heuristic, total, best, scores, parts, at):
+                        best = max(best, scores[at])  # most parts' score, the floor of its bounds
                         continue
                 _store_partition(scores, parts, at, packed, hist, lanes, heuristic, clog)
                 best = max(best, scores[at])

@@ -134,6 +134,7 @@ def _score_tabled(
             for j in range(m):
                 seen_here |= np.uint64(1) << np.uint64(packed[j])
             if _settled_by_parts(seen_here, heuristic, total, best, scores, parts, at):
+                best = max(best, scores[at])  # most parts' score, the floor of its bounds
                 continue
             if heuristic == 0:
                 # The exact parts of the first candidates bound the largest part more tightly
@@ -157,3 +158,60 @@ def _score_tabled(
 
 
 _score_tabled_serial = njit(cache=True, nogil=True)(_score_tabled)
+
+
+@njit(cache=True, nogil=True)
+def _multiset_bound(
+    row: int,
+    cand_counts: npt.NDArray[np.uint8],
+    multiset_counts: npt.NDArray[np.uint8],
+    pegs: int,
+    heuristic: int,
+    clog: npt.NDArray[np.float64],
+    common: npt.NDArray[np.uint8],
+) -> float:
+    """The best score any guess of multiset ``row`` can have (``common``: a scratch array).
+
+    A guess's response tells how many colours it has in common with a candidate (black plus
+    white pegs), and that number depends on the guess's multiset of colours only: its
+    partition refines the candidates' partition by common colours. A group of ``n``
+    candidates with ``v`` common colours splits into at most ``v + 1`` parts (``pegs`` when
+    ``v == pegs``: one black short of all is no response), at best evenly; the heuristics
+    are convex in the part sizes, so no guess of the multiset scores more than those even
+    splits do.
+    """
+    colors, m = cand_counts.shape
+    common[:] = 0
+    for k in range(colors):
+        v = multiset_counts[row, k]
+        if v == 0:
+            continue  # a colour the guess lacks adds no common peg
+        for j in range(m):
+            common[j] += min(cand_counts[k, j], v)
+    n_parts = 0
+    largest = 0
+    squares = 0
+    logs = 0.0
+    for v in range(pegs + 1):
+        n = 0
+        for j in range(m):
+            n += common[j] == v
+        if n == 0:
+            continue
+        most = min(n, v + 1 if v < pegs else pegs)
+        size, extra = divmod(n, most)
+        n_parts += most
+        largest = max(largest, size + (extra > 0))
+        squares += extra * (size + 1) * (size + 1) + (most - extra) * size * size
+        if heuristic == 3:
+            logs += (most - extra) * clog[size]
+            if extra:
+                logs += extra * clog[size + 1]
+    total = float(m)
+    if heuristic == 0:
+        return -float(largest)
+    if heuristic == 1:
+        return float(n_parts)
+    if heuristic == 2:
+        return -float(squares) / total
+    return np.log2(total) - logs / total

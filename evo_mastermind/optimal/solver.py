@@ -79,7 +79,7 @@ class OptimalSolver:
             return kept
 
     def __init__(self, space: CodeSpace) -> None:
-        from evo_mastermind.optimal import search
+        from evo_mastermind.optimal import search, tree_reading
 
         if space.size > LARGEST_SPACE:
             raise InvalidGameError(
@@ -94,6 +94,7 @@ class OptimalSolver:
         self.team = Team(1)
         """The threads that search each set (one: this thread; see :meth:`solve`)."""
         self._search = search
+        self._tree_reading = tree_reading
         self.codes = np.ascontiguousarray(space.all_codes)
         self.table = search.response_table(self.codes, space.colors)
         pegs = space.pegs
@@ -388,7 +389,7 @@ class OptimalSolver:
         Returns the guess at every node by its path of packed responses from the set, and
         the guesses each member needs from there (in the order of ``members``).
         """
-        search = self._search
+        reading = self._tree_reading
         nodes: dict[tuple[int, ...], int] = {}
         needs = np.zeros(self.space.size, dtype=np.int64)
 
@@ -401,7 +402,7 @@ class OptimalSolver:
         ) -> None:
             # What the table and the plain answers tell, in one compiled call; the parts
             # they leave are searched here, and read the same way from their guess on.
-            found, known, left, left_members = search.tree_from(
+            found, known, left, left_members = reading.tree_from(
                 members, d, guess, self.game, self.memo
             )
             parents, responses, guesses = found.tolist()
@@ -421,7 +422,7 @@ class OptimalSolver:
                     chain.append(guesses[at])
                     at = parents[at]
                 before = [*played, *reversed(chain)]
-                _, chosen = self._solve(part, part_d, search.INF - 1, before, False)
+                _, chosen = self._solve(part, part_d, self._search.INF - 1, before, False)
                 grow(part, part_d, chosen, (*paths[parent], response), before)
                 searched.append(part)
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from evo_mastermind.codes import CodeSpace
-from evo_mastermind.optimal import guesses
+from evo_mastermind.optimal import guesses, orbits
 from evo_mastermind.optimal.solver import OptimalSolver
 from evo_mastermind.scoring import score_codes
 
@@ -39,9 +39,9 @@ def test_kept_orbits_answer_as_the_orbits_worked_out(pegs: int, colors: int) -> 
     n = solver.space.size
     rng = np.random.default_rng(2026)
     histories = [rng.integers(0, n, size=4).astype(np.int32) for _ in range(12)]
-    roomy = guesses.kept_orbits(n)
+    roomy = orbits.kept_orbits(n)
     one_slot = (  # every history in the same slot: each call replaces the last
-        np.zeros((1, 1 + guesses.KEPT_PLAYED), dtype=np.int32),
+        np.zeros((1, 1 + orbits.KEPT_PLAYED), dtype=np.int32),
         np.empty((1, n + 1), dtype=np.int32),
     )
     expected = np.empty(n, dtype=np.int32)
@@ -49,8 +49,8 @@ def test_kept_orbits_answer_as_the_orbits_worked_out(pegs: int, colors: int) -> 
     for _ in range(2):  # the second round is answered from what the first kept
         for history in histories:
             for played in range(4):
-                found = guesses.canonical(history, played, solver.game, expected)
+                found = orbits.canonical(history, played, solver.game, expected)
                 for kept in (roomy, one_slot):
                     out[:] = -1
-                    assert guesses.canonical_kept(history, played, solver.game, out, kept) == found
+                    assert orbits.canonical_kept(history, played, solver.game, out, kept) == found
                     assert np.array_equal(out[:found], expected[:found])
