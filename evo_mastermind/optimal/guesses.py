@@ -11,8 +11,9 @@ searching below it (Numba):
   candidate set onto itself, so only the least code of each orbit is tried (colours never
   played are interchangeable, which the canonical relabelling of unplayed colours covers);
   these codes depend on the guesses played only, so the sets those guesses reach share
-  them (:func:`~evo_mastermind.optimal.orbits.canonical`). A colour no candidate holds scores like a blank peg, so of
-  guesses differing only in such colours only the least is tried (the same parts).
+  them (:func:`~evo_mastermind.optimal.orbits.canonical`). A colour no candidate holds
+  scores like a blank peg, so of guesses differing only in such colours only the least is
+  tried (the same parts).
 * Every guess tried is scored member by member over the symmetric response table, a chunk
   of guesses at a time (:func:`candidates`): its counting bound and whether a part holds
   more than two secrets come out of one packed sum.
