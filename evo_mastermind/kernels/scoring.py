@@ -76,6 +76,25 @@ def _settled_by_parts(
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _partition_score(
+    heuristic: int, m: int, largest: int, n_parts: int, squares: int, logs: float
+) -> float:
+    """A heuristic's score of a partition of ``m`` codes, written once for every scorer.
+
+    From its largest part, number of parts, sum of squared sizes and sum of
+    ``size * log2(size)`` (entropy's only).
+    """
+    total = float(m)
+    if heuristic == 0:
+        return -float(largest)
+    if heuristic == 1:
+        return float(n_parts)
+    if heuristic == 2:
+        return -float(squares) / total
+    return np.log2(total) - logs / total
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _store_partition(
     scores: npt.NDArray[np.float64],
     parts: npt.NDArray[np.int64],
@@ -139,15 +158,7 @@ def _store_partition(
                     logs += clog[size]
         lanes[:] = 0
     parts[at] = n_parts
-    total = float(m)
-    if heuristic == 0:
-        scores[at] = -float(largest)
-    elif heuristic == 1:
-        scores[at] = float(n_parts)
-    elif heuristic == 2:
-        scores[at] = -float(squares) / total
-    else:
-        scores[at] = np.log2(total) - logs / total
+    scores[at] = _partition_score(heuristic, m, largest, n_parts, squares, logs)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -173,12 +184,7 @@ def _store_counted(
         squares += size * size
         hist[r] = 0
     parts[at] = n_parts
-    if heuristic == 0:
-        scores[at] = -float(largest)
-    elif heuristic == 1:
-        scores[at] = float(n_parts)
-    else:
-        scores[at] = -float(squares) / float(m)
+    scores[at] = _partition_score(heuristic, m, largest, n_parts, squares, 0.0)
 
 
 def _score_pool(

@@ -18,6 +18,7 @@ from evo_mastermind.kernels.rules import SCORE_TOLERANCE
 from evo_mastermind.kernels.scoring import (
     KNOWN_PARTS,
     _bound_known,
+    _partition_score,
     _settled_by_parts,
     _store_partition,
 )
@@ -207,11 +208,4 @@ def _multiset_bound(
             logs += (most - extra) * clog[size]
             if extra:
                 logs += extra * clog[size + 1]
-    total = float(m)
-    if heuristic == 0:
-        return -float(largest)
-    if heuristic == 1:
-        return float(n_parts)
-    if heuristic == 2:
-        return -float(squares) / total
-    return np.log2(total) - logs / total
+    return _partition_score(heuristic, m, largest, n_parts, squares, logs)

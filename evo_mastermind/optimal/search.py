@@ -246,8 +246,7 @@ def _release(
     busy: npt.NDArray[np.uint64], claimed: int, value: int, guess: int, depth: int
 ) -> tuple[int, int, int]:
     """Give back the busy table's slot a search held (if any); what it returns."""
-    if claimed >= 0:
-        publish(busy, claimed, np.uint64(0))
+    _free(busy, claimed)
     return value, guess, depth
 
 
