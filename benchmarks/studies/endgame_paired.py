@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from benchmarks._record import record
+from benchmarks.studies.endgame_thresholds import Games
 from benchmarks.studies.paired import PAIR_COLUMNS, compare
 from evo_mastermind.codes import CodeSpace
 from evo_mastermind.game import Codemaker, play_game
@@ -63,7 +64,7 @@ def expected_guesses(endgame: Path, games: pd.DataFrame, n: int) -> dict[str, An
     """The end game's games replayed: its expected guesses from where it took over."""
     seed = load_config(endgame / "config.yaml").seed
     rows = games[games["label"].str.endswith(WITH)].head(n)
-    realized, expected, taken, moves, misses = [], [], 0, 0, 0
+    replayed = Games()
     player = None
     for row in rows.to_dict("records"):
         space = CodeSpace(int(row["pegs"]), int(row["colors"]))
@@ -74,23 +75,18 @@ def expected_guesses(endgame: Path, games: pd.DataFrame, n: int) -> dict[str, An
         result = play_game(player, Codemaker(space, space.parse(secret)), rng)
         if result.n_guesses != row["n_guesses"]:
             raise ValueError(f"{endgame}: the game of {secret} did not replay")
-        found = player.endgame.expected  # type: ignore[attr-defined]
-        taken += found is not None
-        moves += player.endgame.moves  # type: ignore[attr-defined]
-        misses += player.endgame.misses  # type: ignore[attr-defined]
-        realized.append(result.n_guesses)
-        expected.append(result.n_guesses if found is None else found)
+        replayed.add(result.n_guesses, player.endgame)  # type: ignore[attr-defined]
     keys = set(zip(rows["secret"], rows["occurrence"], strict=True))
     plain = games[~games["label"].str.endswith(WITH)]
     plain = plain[[key in keys for key in zip(plain["secret"], plain["occurrence"], strict=True)]]
     return {
-        "games": len(realized),
-        "taken_over": taken,
-        "endgame_share_of_moves": round(moves / sum(realized), 4),
-        "misses": misses,
+        "games": len(replayed.guesses),
+        "taken_over": replayed.taken_over,
+        "endgame_share_of_moves": round(replayed.moves / sum(replayed.guesses), 4),
+        "misses": replayed.misses,
         "baseline_realized": round(float(plain["n_guesses"].mean()), 4),
-        "endgame_realized": round(float(np.mean(realized)), 4),
-        "endgame_expected": round(float(np.mean(expected)), 4),
+        "endgame_realized": round(float(np.mean(replayed.guesses)), 4),
+        "endgame_expected": round(float(np.mean(replayed.expected)), 4),
     }
 
 

@@ -36,6 +36,7 @@ from benchmarks._record import RESULTS, record
 from evo_mastermind.codes import CodeSpace
 from evo_mastermind.game import Codemaker, play_game
 from evo_mastermind.players import make_player
+from evo_mastermind.players.endgame import EndGame
 from evo_mastermind.runner import load_config
 from evo_mastermind.runner.config import ExperimentConfig
 from evo_mastermind.runner.plan import GameKey, plan_groups
@@ -63,6 +64,15 @@ class Games:
     misses: int = 0
     taken_over: int = 0
     seconds: list[float] = field(default_factory=list)
+
+    def add(self, n_guesses: int, endgame: EndGame, seconds: float = 0.0) -> None:
+        """One finished game and what its player's end game did in it."""
+        self.guesses.append(n_guesses)
+        self.expected.append(n_guesses if endgame.expected is None else endgame.expected)
+        self.taken_over += endgame.expected is not None
+        self.moves += endgame.moves
+        self.misses += endgame.misses
+        self.seconds.append(seconds)
 
 
 def sampler_keys(
@@ -94,15 +104,10 @@ def play(
         rng = game_rng(config.seed, label, key.run, key.secret, key.colors, key.occurrence)
         start = time.process_time()
         result = play_game(player, Codemaker(space, key.secret), rng, config.guess_limit)
-        games.seconds.append(time.process_time() - start)
+        seconds = time.process_time() - start
         if not result.solved:
             raise ValueError(f"{config.name}: the game of {key.secret} was not solved")
-        endgame = player.endgame  # type: ignore[attr-defined]
-        games.guesses.append(result.n_guesses)
-        games.expected.append(result.n_guesses if endgame.expected is None else endgame.expected)
-        games.taken_over += endgame.expected is not None
-        games.moves += endgame.moves
-        games.misses += endgame.misses
+        games.add(result.n_guesses, player.endgame, seconds)  # type: ignore[attr-defined]
     return games
 
 
