@@ -30,9 +30,7 @@ from evo_mastermind.kernels.startup import call
 from evo_mastermind.kernels.stopping import stopped
 from evo_mastermind.kernels.tables import (
     TABLE_BYTES,
-    _forced_classes,
     _multiset_bound,
-    _pair_colours,
     _split_tables,
     multisets,
 )
@@ -43,10 +41,6 @@ tables have rows (building a row costs about what scoring a guess does)."""
 
 BOUNDED_FROM = 11
 """Candidates from which a choice bounds each multiset's guesses (:func:`_multiset_bound`)."""
-
-REFINED_TO = 27
-"""Candidates up to which those bounds join the candidates no guess tells apart
-(:func:`_forced_classes`): beyond, finding them costs more than they save."""
 
 
 @njit(cache=True, nogil=True)
@@ -321,6 +315,13 @@ def _reached_by_candidates(
     best score in ``floor[0]``: the floor of the pool's scan otherwise.
     """
     m = cand_pegs.shape[1]
+    scratch = np.empty(m, dtype=np.uint8)
+    top = -np.inf
+    for row in range(bounds.size):
+        bounds[row] = _multiset_bound(
+            row, cand_counts, multiset_counts, pegs, heuristic, clog, scratch
+        )
+        top = max(top, bounds[row])
     _score_guesses(
         cand_pegs,
         cand_counts,
@@ -336,39 +337,6 @@ def _reached_by_candidates(
         np.empty(m, dtype=np.int64),
         floor,
     )
-    scratch = np.empty(m, dtype=np.uint8)
-    top = -np.inf
-    # Multisets of one colour set are numbered together (:func:`multisets`): the set's
-    # forced classes are found once, when one of them reaches the candidates' best without.
-    pairs = _pair_colours(cand_pegs) if m <= REFINED_TO else _pair_colours(cand_pegs[:, :0])
-    order = np.empty(m, dtype=np.int64)
-    ends = np.empty(m, dtype=np.int64)
-    sizes = np.empty((pegs + 1, m + 4), dtype=np.int64)
-    n_classes = m
-    found = -1
-    for row in range(bounds.size):
-        bound = _multiset_bound(row, cand_counts, multiset_counts, pegs, heuristic, clog, scratch)
-        if m <= REFINED_TO and bound >= floor[0] - SCORE_TOLERANCE:
-            colour_set = 0
-            for k in range(multiset_counts.shape[1]):
-                if multiset_counts[row, k]:
-                    colour_set |= 1 << k
-            if colour_set != found:
-                found = colour_set
-                n_classes = _forced_classes(found, pairs, order, ends)
-            if n_classes < m:
-                bound = _multiset_bound(
-                    row,
-                    cand_counts,
-                    multiset_counts,
-                    pegs,
-                    heuristic,
-                    clog,
-                    scratch,
-                    (order, ends, n_classes, sizes),
-                )
-        bounds[row] = bound
-        top = max(top, bound)
     return floor[0] >= top
 
 
