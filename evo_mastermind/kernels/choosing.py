@@ -25,6 +25,7 @@ from evo_mastermind.kernels.scoring import (
     SMALL_SET,
     _clog_table,
     _score_guesses,
+    new_floor,
 )
 from evo_mastermind.kernels.startup import call
 from evo_mastermind.kernels.stopping import stopped
@@ -74,9 +75,12 @@ def _choose(
     whose multiset of colours bounds its score below the best met so far is not scored
     (:func:`_multiset_bound`). Asked for the first only, the scan of the pool
     stops at its first perfect splitter (the first of its class is the class's
-    representative, and no consistent code ties with it). A large pool of the whole space's
-    codes (``multiset_of``: each code's multiset of colours, :func:`multisets`; empty: none)
-    is scored from response tables (:func:`_split_tables`). Stopped by ``halt``, it returns
+    representative, and no consistent code ties with it); the candidates, which win ties,
+    are then scored apart first (up to :data:`SMALL_SET` of them, or a quarter of the
+    pool), and a guess of the pool is scored only if its bounds let it beat the best met so
+    far (a later guess that merely ties loses). A large pool of the whole space's codes
+    (``multiset_of``: each code's multiset of colours, :func:`multisets`; empty: none) is
+    scored from response tables (:func:`_split_tables`). Stopped by ``halt``, it returns
     the first candidate (any valid code: the caller raises instead of playing it).
     """
     m = candidates.size
@@ -84,7 +88,7 @@ def _choose(
         return candidates[:1].copy() if first_only else candidates.copy()
     cand_pegs, cand_counts = _columns(codes, counts, candidates)
     clog = _clog_table(m if heuristic == 3 else 0)
-    floor = np.full(1, -np.inf)  # the best score met so far: worse guesses are not scored
+    floor = new_floor(False)  # the best score met so far: worse guesses are not scored
     no_table = np.empty((0, 0), dtype=weight.dtype)
     no_bounds = np.empty(0)
     untabled = (
@@ -170,7 +174,7 @@ def _choose(
             weight,
             scores,
             parts,
-            np.full(1, -np.inf),
+            new_floor(False),
         )
         perfect = candidates[parts == m]
         if perfect.size:
@@ -179,11 +183,13 @@ def _choose(
     scores = np.empty(n_pool)
     parts = np.empty(n_pool, dtype=np.int64)
     bounds = no_bounds
+    own = no_bounds  # the candidates' own scores, when they are scored apart
     if multiset_of.size == codes.shape[0] and m >= BOUNDED_FROM:
         # Most guesses' multisets bound them below the best: those are never scored.
         bounds = np.full(multiset_counts.shape[0], np.nan)  # computed when first needed
+    if (first_only or bounds.size) and (m <= SMALL_SET or (first_only and m <= n_pool // 4)):
         own = np.empty(m)
-        if m <= SMALL_SET and _reached_by_candidates(
+        if _reached_by_candidates(
             cand_pegs,
             cand_counts,
             n_responses,
@@ -197,6 +203,10 @@ def _choose(
             floor,
         ):
             return _tied(candidates, own, first_only)
+        if first_only:
+            # The candidates, which win ties, are scored: the pool's guesses, met in order,
+            # must beat the best met so far to be chosen.
+            floor[1] = -SCORE_TOLERANCE
     tables = (
         representatives,
         no_table,
@@ -272,11 +282,14 @@ def _choose(
     ):
         return candidates[:1].copy()
     threshold = scores.max() - SCORE_TOLERANCE
+    if own.size:
+        threshold = max(threshold, own.max() - SCORE_TOLERANCE)
     # Consistent codes win ties: a class is consistent as a whole or not at all.
     inside = np.empty(m, dtype=np.int64)
     n_inside = 0
     for j in range(m):
-        if scores[of_code[candidates[j]]] >= threshold:
+        score = own[j] if own.size else scores[of_code[candidates[j]]]
+        if score >= threshold:
             if first_only:
                 return candidates[j : j + 1].copy()
             inside[n_inside] = candidates[j]
@@ -310,9 +323,10 @@ def _reached_by_candidates(
 ) -> bool:
     """Whether a candidate reaches every multiset's bound: then no guess of the pool beats it.
 
-    Fills ``bounds`` (:func:`_multiset_bound`), scores the candidates into ``scores``
-    (minus infinity where their parts bound them below the best met) and leaves their
-    best score in ``floor[0]``: the floor of the pool's scan otherwise.
+    Fills ``bounds`` (:func:`_multiset_bound`; empty: none, and no candidate is known to
+    reach them), scores the candidates into ``scores`` (minus infinity where their parts
+    bound them below the best met) and leaves their best score in ``floor[0]``: the floor
+    of the pool's scan otherwise.
     """
     m = cand_pegs.shape[1]
     scratch = np.empty(m, dtype=np.uint8)
@@ -337,7 +351,7 @@ def _reached_by_candidates(
         np.empty(m, dtype=np.int64),
         floor,
     )
-    return floor[0] >= top
+    return bounds.size > 0 and floor[0] >= top
 
 
 @njit(cache=True, nogil=True)

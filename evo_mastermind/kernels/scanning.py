@@ -14,7 +14,6 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from evo_mastermind.kernels.rules import SCORE_TOLERANCE
 from evo_mastermind.kernels.scoring import GUESS_BLOCK, _score_guesses
 from evo_mastermind.kernels.stopping import stopped
 from evo_mastermind.kernels.tables import _multiset_bound, _score_tabled_serial
@@ -150,7 +149,7 @@ def _score_range(
     pegs = cand_pegs.shape[0]
     scratch = np.empty(cand_pegs.shape[1], dtype=np.uint8)
     for first in range(start, stop, chunk):
-        limit = floor[0] - SCORE_TOLERANCE
+        limit = floor[0] - floor[1]
         n_kept = 0
         for at in range(first, min(first + chunk, stop)):
             row = multiset_of[pool[at]]

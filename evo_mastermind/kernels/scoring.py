@@ -50,26 +50,39 @@ def _bits(word: np.uint64) -> int:
     return int((word * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
+@njit(cache=True, nogil=True)
+def new_floor(strict: bool) -> npt.NDArray[np.float64]:
+    """A scan's floor: the best score met so far (none yet) and the slack below it.
+
+    A guess is scored only if its bound reaches the best less the slack. Every best guess
+    is wanted: the slack is :data:`SCORE_TOLERANCE`, so that tied guesses are scored too.
+    ``strict``, only the first best is wanted and the guesses are met in order (or the
+    consistent codes, which win ties, scored apart): a later guess must beat the best by
+    more than the tolerance to be chosen, so the slack is minus the tolerance.
+    """
+    return np.array([-np.inf, -SCORE_TOLERANCE if strict else SCORE_TOLERANCE])
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _settled_by_parts(
     seen: np.uint64,
     heuristic: int,
     total: float,
-    best: float,
+    limit: float,
     scores: npt.NDArray[np.float64],
     parts: npt.NDArray[np.int64],
     at: int,
 ) -> bool:
     """Count guess ``at``'s parts from its responses' bits; ``True`` if that settles its score.
 
-    Most parts' score is the count; a guess whose count bounds its score below ``best``
-    scores minus infinity (it can be neither best nor tied).
+    Most parts' score is the count; a guess whose count bounds its score below ``limit``
+    (:func:`new_floor`) scores minus infinity (it cannot be chosen).
     """
     parts[at] = _bits(seen)
     if heuristic == 1:
         scores[at] = float(parts[at])
         return True
-    if _bound(heuristic, parts[at], total) < best - SCORE_TOLERANCE:
+    if _bound(heuristic, parts[at], total) < limit:
         scores[at] = -np.inf
         return True
     return False
@@ -208,10 +221,11 @@ def _score_pool(
 
     Guesses and candidates are given as columns (pegs and colour counts, see
     :func:`_columns`); ``scores`` and ``parts`` are indexed as the pool. With ``prune``, only
-    the best guesses need exact scores: ``floor[0]`` is a score some guess already reaches,
-    raised as better ones are found; a guess whose number of parts bounds its score below it
-    scores minus infinity (it can be neither best nor tied). A serial call leaves the best
-    score it found in ``floor[0]``.
+    the best guesses need exact scores: ``floor`` (:func:`new_floor`) holds a score some
+    guess already reaches, raised as better ones are found, and the slack below it; a guess
+    whose number of parts bounds its score below the floor less the slack scores minus
+    infinity (it cannot be chosen). A serial call leaves the best score it found in
+    ``floor[0]``.
     """
     pegs, m = cand_pegs.shape
     colors = cand_counts.shape[0]
@@ -223,6 +237,7 @@ def _score_pool(
     prune = prune and n_responses <= 64 and heuristic != 1
     bits = prune or (n_responses <= 64 and heuristic == 1)
     small = m <= SMALL_SET
+    slack = floor[1]
     for chunk in prange(n_chunks):
         best = floor[0]
         # Buffers once per chunk of guesses, not once per guess.
@@ -274,7 +289,8 @@ def _score_pool(
                 for i in range(size):
                     at = first + i
                     if bits:
-                        if _settled_by_parts(seen[i], heuristic, total, best, scores, parts, at):
+                        limit = best - slack
+                        if _settled_by_parts(seen[i], heuristic, total, limit, scores, parts, at):
                             best = max(
                                 best, scores[at]
                             )  # most parts' score, the floor of its bounds
@@ -286,7 +302,7 @@ def _score_pool(
                             bound = _bound_known(
                                 heuristic, parts[at], m, first_sizes, first_answers, n_known, clog
                             )
-                            if bound < best - SCORE_TOLERANCE:
+                            if bound < limit:
                                 scores[at] = -np.inf
                                 continue
                     if heuristic == 3:
@@ -307,7 +323,8 @@ def _score_pool(
                     seen_here = np.uint64(0)
                     for j in range(m):
                         seen_here |= np.uint64(1) << np.uint64(packed[j])
-                    if _settled_by_parts(seen_here, heuristic, total, best, scores, parts, at):
+                    limit = best - slack
+                    if _settled_by_parts(seen_here, heuristic, total, limit, scores, parts, at):
                         best = max(best, scores[at])  # most parts' score, the floor of its bounds
                         continue
                 _store_partition(scores, parts, at, packed, hist, lanes, heuristic, clog)
@@ -483,7 +500,7 @@ def pool_scores(
         weight(codes.shape[1]),
         scores,
         parts,
-        np.full(1, -np.inf),
+        new_floor(False),
         False,
     )
     return scores, parts

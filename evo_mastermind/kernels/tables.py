@@ -14,7 +14,6 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from evo_mastermind.kernels.rules import SCORE_TOLERANCE
 from evo_mastermind.kernels.scoring import (
     KNOWN_PARTS,
     _bound_known,
@@ -117,6 +116,7 @@ def _score_tabled(
     tail_size = tail.shape[0]
     bits = n_responses <= 64
     best = floor[0]
+    slack = floor[1]
     packed = np.empty(m, dtype=head.dtype)
     hist = np.zeros(n_responses, dtype=np.int64)
     lanes = np.zeros((4, n_responses), dtype=np.int64)
@@ -134,7 +134,8 @@ def _score_tabled(
             seen_here = np.uint64(0)
             for j in range(m):
                 seen_here |= np.uint64(1) << np.uint64(packed[j])
-            if _settled_by_parts(seen_here, heuristic, total, best, scores, parts, at):
+            limit = best - slack
+            if _settled_by_parts(seen_here, heuristic, total, limit, scores, parts, at):
                 best = max(best, scores[at])  # most parts' score, the floor of its bounds
                 continue
             if heuristic == 0:
@@ -150,7 +151,7 @@ def _score_tabled(
                 bound = _bound_known(
                     heuristic, parts[at], m, first_sizes, first_answers, n_first, clog
                 )
-                if bound < best - SCORE_TOLERANCE:
+                if bound < limit:
                     scores[at] = -np.inf
                     continue
         _store_partition(scores, parts, at, packed, hist, lanes, heuristic, clog)

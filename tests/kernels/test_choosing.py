@@ -72,23 +72,25 @@ def test_response_tables_choose_what_the_columns_choose(heuristic: str) -> None:
     halt = np.zeros(1, dtype=np.uint8)
     for size in (20, 40, 200, 900):  # below and above the blocks' 160 candidates
         candidates = np.sort(rng.choice(space.size, size, replace=False))
-        chosen = [
-            _choose(
-                codes,
-                counts,
-                candidates,
-                every,
-                every,
-                pool_pegs,
-                pool_counts,
-                True,
-                REDUCTIONS[heuristic],
-                False,
-                (space.pegs + 1) ** 2,
-                weight(space.pegs),
-                halt,
-                *multisets,
-            ).tolist()
-            for multisets in (space_multisets(counts), no_tables)
-        ]
-        assert chosen[0] == chosen[1]
+        expected = best_guesses(scorer, candidates, True, known_heuristic(heuristic), False)
+        for first_only in (False, True):  # the first only: later guesses must beat the best
+            chosen = [
+                _choose(
+                    codes,
+                    counts,
+                    candidates,
+                    every,
+                    every,
+                    pool_pegs,
+                    pool_counts,
+                    True,
+                    REDUCTIONS[heuristic],
+                    first_only,
+                    (space.pegs + 1) ** 2,
+                    weight(space.pegs),
+                    halt,
+                    *multisets,
+                ).tolist()
+                for multisets in (space_multisets(counts), no_tables)
+            ]
+            assert chosen[0] == chosen[1] == expected[: 1 if first_only else None].tolist()
