@@ -19,7 +19,11 @@ from evo_mastermind.codes import Codes
 from evo_mastermind.kernels import flags
 from evo_mastermind.kernels.responses import _columns, columns, weight
 from evo_mastermind.kernels.rules import REDUCTIONS, SCORE_TOLERANCE
-from evo_mastermind.kernels.scanning import _score_range, _score_until_stopped
+from evo_mastermind.kernels.scanning import (
+    _first_best_by_multiset,
+    _score_range,
+    _score_until_stopped,
+)
 from evo_mastermind.kernels.scoring import (
     SCAN_PAIRS,
     SMALL_SET,
@@ -43,6 +47,15 @@ tables have rows (building a row costs about what scoring a guess does)."""
 BOUNDED_FROM = 11
 """Candidates from which a choice bounds each multiset's guesses (:func:`_multiset_bound`)."""
 
+NOT_GROUPED = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+"""No pool by multiset (:func:`~evo_mastermind.kernels.scanning.by_multiset`): read in order."""
+
+GROUPED_FROM = 6
+"""Candidates from which a choice reads the pool by multiset (fewer: in order, cheaper)."""
+
+PERFECT_PREFIX = 4096
+"""Guesses read in order for a perfect splitter before the pool is read by multiset."""
+
 
 @njit(cache=True, nogil=True)
 def _choose(
@@ -61,6 +74,8 @@ def _choose(
     halt: npt.NDArray[np.uint8],
     multiset_of: npt.NDArray[np.int64],
     multiset_counts: npt.NDArray[np.uint8],
+    group_start: npt.NDArray[np.int64],
+    grouped: npt.NDArray[np.int64],
 ) -> npt.NDArray[np.int64]:
     """Every best guess of a partition player at a position, sorted (or only the first).
 
@@ -80,8 +95,13 @@ def _choose(
     pool), and a guess of the pool is scored only if its bounds let it beat the best met so
     far (a later guess that merely ties loses). A large pool of the whole space's codes
     (``multiset_of``: each code's multiset of colours, :func:`multisets`; empty: none) is
-    scored from response tables (:func:`_split_tables`). Stopped by ``halt``, it returns
-    the first candidate (any valid code: the caller raises instead of playing it).
+    scored from response tables (:func:`_split_tables`). Given the pool by multiset
+    (``group_start``, ``grouped``: :func:`~evo_mastermind.kernels.scanning.by_multiset`;
+    empty: not given), the first
+    only is looked for multiset by multiset, best bound first
+    (:func:`_first_best_by_multiset`), after the pool's first :data:`PERFECT_PREFIX`
+    guesses in order when a perfect splitter may be among them. Stopped by ``halt``, it
+    returns the first candidate (any valid code: the caller raises instead of playing it).
     """
     m = candidates.size
     if m <= 2:
@@ -184,9 +204,38 @@ def _choose(
     parts = np.empty(n_pool, dtype=np.int64)
     bounds = no_bounds
     own = no_bounds  # the candidates' own scores, when they are scored apart
-    if multiset_of.size == codes.shape[0] and m >= BOUNDED_FROM:
+    pegs, colors = codes.shape[1], counts.shape[1]
+    split = pegs // 2
+    rows = colors**split + colors ** (pegs - split) + multiset_counts.shape[0]
+    tabled = (
+        multiset_of.size == codes.shape[0]
+        and codes.shape[0] == colors**pegs
+        and rows * m * weight.itemsize <= TABLE_BYTES
+        and n_pool >= TABLED_FROM * rows
+    )
+    # The candidates scored apart, every multiset bounded, the pool read multiset by multiset.
+    grouping = first_only and group_start.size > 0 and tabled and GROUPED_FROM <= m <= n_pool // 4
+    if multiset_of.size == codes.shape[0] and (m >= BOUNDED_FROM or grouping):
         # Most guesses' multisets bound them below the best: those are never scored.
         bounds = np.full(multiset_counts.shape[0], np.nan)  # computed when first needed
+    tables = (
+        representatives,
+        no_table,
+        no_table,
+        no_table,
+        multiset_of,
+        multiset_counts,
+        bounds,
+    )
+    # Counted a block of guesses at a time (SMALL_SET), the other heuristics' few candidates
+    # are scored faster from the guesses' columns, unless the bounds leave only a few guesses
+    # of each chunk to score.
+    head, tail, common = no_table, no_table, no_table
+    if tabled and (m > SMALL_SET or heuristic == 1 or bounds.size):
+        head, tail, common = _split_tables(
+            cand_pegs, cand_counts, colors, split, multiset_counts, weight
+        )
+        tables = (representatives, head, tail, common, multiset_of, multiset_counts, bounds)
     if (first_only or bounds.size) and (m <= SMALL_SET or (first_only and m <= n_pool // 4)):
         own = np.empty(m)
         if _reached_by_candidates(
@@ -197,6 +246,7 @@ def _choose(
             clog,
             weight,
             multiset_counts,
+            common,
             codes.shape[1],
             bounds,
             own,
@@ -207,41 +257,19 @@ def _choose(
             # The candidates, which win ties, are scored: the pool's guesses, met in order,
             # must beat the best met so far to be chosen.
             floor[1] = -SCORE_TOLERANCE
-    tables = (
-        representatives,
-        no_table,
-        no_table,
-        no_table,
-        multiset_of,
-        multiset_counts,
-        bounds,
-    )
-    pegs, colors = codes.shape[1], counts.shape[1]
-    split = pegs // 2
-    rows = colors**split + colors ** (pegs - split) + multiset_counts.shape[0]
-    # Counted a block of guesses at a time (SMALL_SET), the other heuristics' few candidates
-    # are scored faster from the guesses' columns, unless the bounds leave only a few guesses
-    # of each chunk to score.
-    if (
-        (m > SMALL_SET or heuristic == 1 or bounds.size)
-        and multiset_of.size == codes.shape[0]
-        and codes.shape[0] == colors**pegs
-        and rows * m * weight.itemsize <= TABLE_BYTES
-        and n_pool >= TABLED_FROM * rows
-    ):
-        head, tail, common = _split_tables(
-            cand_pegs, cand_counts, colors, split, multiset_counts, weight
-        )
-        tables = (representatives, head, tail, common, multiset_of, multiset_counts, bounds)
+    in_order = n_pool
+    if grouping:
+        # A perfect splitter is often early in order: the multisets read only after those.
+        in_order = min(n_pool, PERFECT_PREFIX) if m <= n_responses else 0
     if first_only and m <= n_responses:
         # Blocks that double: an early splitter costs little, a whole scan few calls.
         start = 0
         block = 64
         largest = max(64, SCAN_PAIRS // m)
-        while start < n_pool:
+        while start < in_order:
             if stopped(halt):
                 return candidates[:1].copy()
-            stop = min(start + block, n_pool)
+            stop = min(start + block, in_order)
             _score_range(
                 rep_pegs,
                 rep_counts,
@@ -263,7 +291,29 @@ def _choose(
                     return representatives[at : at + 1].copy()
             start = stop
             block = min(2 * block, largest)
-    elif not _score_until_stopped(
+    if grouping:
+        best = floor[0]
+        best_code = -1
+        if best > own.max() + SCORE_TOLERANCE:
+            best_code = _tied(representatives[:in_order], scores[:in_order], True)[0]
+        from_code = representatives[in_order] if in_order < n_pool else codes.shape[0]
+        best_code, best = _first_best_by_multiset(
+            group_start,
+            grouped,
+            from_code,
+            bounds,
+            (head, tail, common, multiset_of),
+            n_responses,
+            heuristic,
+            clog,
+            best,
+            best_code,
+            halt,
+        )
+        if stopped(halt):
+            return candidates[:1].copy()
+        return _tied(candidates, own, True) if best_code < 0 else np.array([best_code])
+    if not (first_only and m <= n_responses) and not _score_until_stopped(
         rep_pegs,
         rep_counts,
         0,
@@ -316,6 +366,7 @@ def _reached_by_candidates(
     clog: npt.NDArray[np.float64],
     weight: npt.NDArray[np.unsignedinteger],
     multiset_counts: npt.NDArray[np.uint8],
+    common: npt.NDArray[np.unsignedinteger],
     pegs: int,
     bounds: npt.NDArray[np.float64],
     scores: npt.NDArray[np.float64],
@@ -323,17 +374,17 @@ def _reached_by_candidates(
 ) -> bool:
     """Whether a candidate reaches every multiset's bound: then no guess of the pool beats it.
 
-    Fills ``bounds`` (:func:`_multiset_bound`; empty: none, and no candidate is known to
-    reach them), scores the candidates into ``scores`` (minus infinity where their parts
-    bound them below the best met) and leaves their best score in ``floor[0]``: the floor
-    of the pool's scan otherwise.
+    Fills ``bounds`` (:func:`_multiset_bound`, from the response tables' ``common`` colours
+    if built; empty: none, and no candidate is known to reach them), scores the candidates
+    into ``scores`` (minus infinity where their parts bound them below the best met) and
+    leaves their best score in ``floor[0]``: the floor of the pool's scan otherwise.
     """
     m = cand_pegs.shape[1]
     scratch = np.empty(m, dtype=np.uint8)
     top = -np.inf
     for row in range(bounds.size):
         bounds[row] = _multiset_bound(
-            row, cand_counts, multiset_counts, pegs, heuristic, clog, scratch
+            row, cand_counts, multiset_counts, pegs, heuristic, clog, scratch, common
         )
         top = max(top, bounds[row])
     _score_guesses(
@@ -409,6 +460,7 @@ def choose(
             weight(pegs),
             halt,
             *space_multisets(counts),
+            *NOT_GROUPED,
         )
     )
 

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from evo_mastermind.kernels.rules import SCORE_TOLERANCE
 from evo_mastermind.kernels.scoring import GUESS_BLOCK, _score_guesses
 from evo_mastermind.kernels.stopping import stopped
 from evo_mastermind.kernels.tables import _multiset_bound, _score_tabled_serial
@@ -156,7 +157,7 @@ def _score_range(
             bound = bounds[row]
             if np.isnan(bound):
                 bound = _multiset_bound(
-                    row, cand_counts, multiset_counts, pegs, heuristic, clog, scratch
+                    row, cand_counts, multiset_counts, pegs, heuristic, clog, scratch, common
                 )
                 bounds[row] = bound
             if bound < limit:
@@ -255,3 +256,130 @@ def _score_all(
             parts,
             floor,
         )
+
+
+@njit(cache=True, nogil=True)
+def by_multiset(
+    pool: npt.NDArray[np.int64], multiset_of: npt.NDArray[np.int64], n_multisets: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The pool's codes grouped by multiset of colours, each group in increasing order.
+
+    Returns where each multiset's group starts (one more entry: the end) and the codes; a
+    sorted ``pool`` keeps each group sorted (a counting sort).
+    """
+    start = np.zeros(n_multisets + 1, dtype=np.int64)
+    for code in pool:
+        start[multiset_of[code] + 1] += 1
+    for row in range(n_multisets):
+        start[row + 1] += start[row]
+    at = start[:-1].copy()
+    grouped = np.empty(pool.size, dtype=np.int64)
+    for code in pool:
+        row = multiset_of[code]
+        grouped[at[row]] = code
+        at[row] += 1
+    return start, grouped
+
+
+@njit(cache=True, nogil=True)
+def _first_best_by_multiset(
+    group_start: npt.NDArray[np.int64],
+    grouped: npt.NDArray[np.int64],
+    from_code: int,
+    bounds: npt.NDArray[np.float64],
+    tables: tuple[
+        npt.NDArray[np.unsignedinteger],
+        npt.NDArray[np.unsignedinteger],
+        npt.NDArray[np.unsignedinteger],
+        npt.NDArray[np.int64],
+    ],
+    n_responses: int,
+    heuristic: int,
+    clog: npt.NDArray[np.float64],
+    best: float,
+    best_code: int,
+    halt: npt.NDArray[np.uint8],
+) -> tuple[int, float]:
+    """The first best guess among the pool's codes from ``from_code`` on, multiset by multiset.
+
+    ``group_start`` and ``grouped`` are the pool by multiset (:func:`by_multiset`),
+    ``bounds`` every multiset's bound (:func:`_multiset_bound`), ``tables`` the response
+    tables and each code's multiset. ``best`` is the best score met so far and
+    ``best_code`` the first code reaching it (-1: a consistent code, which wins ties).
+    The multisets are taken best bound first (then the first met in order), so that the
+    best is met early and most multisets are never read: one whose bound is below the best
+    ends the scan, one whose bound only ties it is read only for codes before the best
+    code. Returns the first best code (-1: still a consistent code) and its score; stopped
+    by ``halt``, what it had met.
+    """
+    head, tail, common, multiset_of = tables
+    # Only the multisets that can reach the best met so far, with codes left, are ordered.
+    kept = np.empty(bounds.size, dtype=np.int64)
+    low = np.empty(bounds.size, dtype=np.int64)
+    firsts = np.empty(bounds.size, dtype=np.int64)
+    n_kept = 0
+    largest = 1
+    for row in range(bounds.size):
+        if bounds[row] < best - SCORE_TOLERANCE:
+            continue
+        begin, end = group_start[row], group_start[row + 1]
+        if from_code > 0:
+            begin += np.searchsorted(grouped[begin:end], from_code)
+        if begin == end:
+            continue
+        kept[n_kept] = row
+        low[row] = begin
+        firsts[n_kept] = grouped[begin]
+        largest = max(largest, end - begin)
+        n_kept += 1
+    by_first = np.argsort(firsts[:n_kept], kind="mergesort")
+    by_first_bounds = np.empty(n_kept)
+    for i in range(n_kept):
+        by_first_bounds[i] = -bounds[kept[by_first[i]]]
+    order = kept[by_first[np.argsort(by_first_bounds, kind="mergesort")]]
+    scores = np.empty(largest)
+    parts = np.empty(largest, dtype=np.int64)
+    floor = np.empty(2)
+    for i in range(n_kept):
+        row = order[i]
+        if bounds[row] < best - SCORE_TOLERANCE:
+            break  # every later multiset's bound is lower still
+        if i % 64 == 0 and stopped(halt):
+            break
+        begin, end = low[row], group_start[row + 1]
+        if bounds[row] <= best + SCORE_TOLERANCE:
+            # At best a tie, which only a code before the best code wins.
+            if best_code < 0 or grouped[begin] > best_code:
+                continue
+            end = begin + np.searchsorted(grouped[begin:end], best_code)
+        # Codes before the best code win ties; the later ones must beat it.
+        split = begin if best_code < 0 else begin + np.searchsorted(grouped[begin:end], best_code)
+        for part in range(2):
+            first, stop = (begin, split) if part == 0 else (split, end)
+            if stop <= first:
+                continue
+            floor[0] = best
+            floor[1] = SCORE_TOLERANCE if part == 0 else -SCORE_TOLERANCE
+            _score_tabled_serial(
+                grouped[first:stop],
+                0,
+                stop - first,
+                head,
+                tail,
+                common,
+                multiset_of,
+                n_responses,
+                heuristic,
+                clog,
+                scores,
+                parts,
+                floor,
+            )
+            for k in range(stop - first):
+                code = grouped[first + k]
+                if scores[k] > best + SCORE_TOLERANCE:
+                    best = scores[k]
+                    best_code = code
+                elif scores[k] >= best - SCORE_TOLERANCE and 0 <= code < best_code:
+                    best_code = code
+    return best_code, best

@@ -171,6 +171,7 @@ def _multiset_bound(
     heuristic: int,
     clog: npt.NDArray[np.float64],
     common: npt.NDArray[np.uint8],
+    common_table: npt.NDArray[np.unsignedinteger],
 ) -> float:
     """The best score any guess of multiset ``row`` can have (``common``: a scratch array).
 
@@ -180,24 +181,30 @@ def _multiset_bound(
     candidates with ``v`` common colours splits into at most ``v + 1`` parts (``pegs`` when
     ``v == pegs``: one black short of all is no response), at best evenly; the heuristics
     are convex in the part sizes, so no guess of the multiset scores more than those even
-    splits do.
+    splits do. The common colours are read from the response tables' ``common_table``
+    (:func:`_split_tables`) when given (else empty), else counted.
     """
     colors, m = cand_counts.shape
-    common[:] = 0
-    for k in range(colors):
-        v = multiset_counts[row, k]
-        if v == 0:
-            continue  # a colour the guess lacks adds no common peg
+    if common_table.shape[0]:
         for j in range(m):
-            common[j] += min(cand_counts[k, j], v)
+            common[j] = common_table[row, j]
+    else:
+        common[:] = 0
+        for k in range(colors):
+            v = multiset_counts[row, k]
+            if v == 0:
+                continue  # a colour the guess lacks adds no common peg
+            for j in range(m):
+                common[j] += min(cand_counts[k, j], v)
+    group = np.zeros(pegs + 1, dtype=np.int64)
+    for j in range(m):
+        group[common[j]] += 1
     n_parts = 0
     largest = 0
     squares = 0
     logs = 0.0
     for v in range(pegs + 1):
-        n = 0
-        for j in range(m):
-            n += common[j] == v
+        n = group[v]
         if n == 0:
             continue
         most = min(n, v + 1 if v < pegs else pegs)

@@ -20,6 +20,7 @@ from evo_mastermind.kernels import flags
 from evo_mastermind.kernels.choosing import _choose, space_multisets
 from evo_mastermind.kernels.responses import _columns, _responses_serial, weight
 from evo_mastermind.kernels.rules import REDUCTIONS
+from evo_mastermind.kernels.scanning import by_multiset
 from evo_mastermind.kernels.startup import call
 from evo_mastermind.kernels.stopping import stopped
 from evo_mastermind.kernels.symmetry import (
@@ -30,7 +31,8 @@ from evo_mastermind.kernels.symmetry import (
 )
 
 CACHED_CLASSES = 1 << 24
-"""Representatives one thread keeps listed at most (with their columns, about 400 MB)."""
+"""Representatives one thread keeps listed at most (with their columns and their grouping
+by multiset, about 530 MB)."""
 
 
 class ClassTables(NamedTuple):
@@ -42,6 +44,8 @@ class ClassTables(NamedTuple):
     firsts: Dict[int, npt.NDArray[np.int64]]
     pegs: Dict[int, npt.NDArray[np.uint8]]
     counts: Dict[int, npt.NDArray[np.uint8]]
+    group_starts: Dict[int, npt.NDArray[np.int64]]
+    grouped: Dict[int, npt.NDArray[np.int64]]
     size: npt.NDArray[np.int64]
 
 
@@ -51,6 +55,8 @@ def class_tables() -> ClassTables:
         Dict.empty(key_type=types.int64, value_type=types.int64[::1]),
         Dict.empty(key_type=types.int64, value_type=types.uint8[:, ::1]),
         Dict.empty(key_type=types.int64, value_type=types.uint8[:, ::1]),
+        Dict.empty(key_type=types.int64, value_type=types.int64[::1]),
+        Dict.empty(key_type=types.int64, value_type=types.int64[::1]),
         np.zeros(1, dtype=np.int64),
     )
 
@@ -81,6 +87,8 @@ def _grow_tree(
     cached_firsts: Dict[int, npt.NDArray[np.int64]],
     cached_pegs: Dict[int, npt.NDArray[np.uint8]],
     cached_counts: Dict[int, npt.NDArray[np.uint8]],
+    cached_group_starts: Dict[int, npt.NDArray[np.int64]],
+    cached_grouped: Dict[int, npt.NDArray[np.int64]],
     cache_size: npt.NDArray[np.int64],
     multiset_of: npt.NDArray[np.int64],
     multiset_counts: npt.NDArray[np.uint8],
@@ -100,8 +108,9 @@ def _grow_tree(
     stable counting sort keeps every part sorted). A node's guess is :func:`_choose`'s
     first, with the classes of codes its history cannot tell apart (unplayed and zero
     colours): their representatives are listed once per choice of those colours and kept
-    in the ``cached_*`` tables (at most :data:`CACHED_CLASSES` representatives, counted in
-    ``cache_size``), which the caller may pass from one subtree to the next.
+    in the ``cached_*`` tables with their grouping by multiset of colours (at most
+    :data:`CACHED_CLASSES` representatives, counted in ``cache_size``), which the caller may
+    pass from one subtree to the next.
     ``multiset_of`` and ``multiset_counts`` are the space's
     :func:`~evo_mastermind.kernels.choosing.space_multisets` (the choice's response tables).
 
@@ -121,6 +130,12 @@ def _grow_tree(
             colour_mask[i] |= 1 << codes[i, p]
     everything = np.arange(n, dtype=np.int64)
     every_pegs, every_counts = _columns(codes, counts, everything)
+    n_multisets = multiset_counts.shape[0]
+    whole_space = multiset_of.size == n
+    every_start = np.empty(0, dtype=np.int64)  # not grouped: the pool read in order
+    every_grouped = np.empty(0, dtype=np.int64)
+    if whole_space:
+        every_start, every_grouped = by_multiset(everything, multiset_of, n_multisets)
     kind = np.empty(colors, dtype=np.int64)
     label = np.empty(colors, dtype=np.int64)
     class_of = np.empty(n, dtype=np.int64)  # the class of each code of the node only
@@ -169,6 +184,7 @@ def _grow_tree(
             of_class = everything
             first_pegs = every_pegs
             first_counts = every_counts
+            group_start, grouped = every_start, every_grouped
             if m > 2 and (pool_all or m >= classes_from):
                 present = 0
                 for j in range(m):
@@ -181,13 +197,24 @@ def _grow_tree(
                             cached_firsts.clear()
                             cached_pegs.clear()
                             cached_counts.clear()
+                            cached_group_starts.clear()
+                            cached_grouped.clear()
                             cache_size[0] = 0
                         cached_firsts[key] = listed
                         cached_pegs[key], cached_counts[key] = _columns(codes, counts, listed)
+                        if whole_space:
+                            cached_group_starts[key], cached_grouped[key] = by_multiset(
+                                listed, multiset_of, n_multisets
+                            )
+                        else:
+                            cached_group_starts[key] = every_start
+                            cached_grouped[key] = every_grouped
                         cache_size[0] += listed.size
                     firsts = cached_firsts[key]
                     first_pegs = cached_pegs[key]
                     first_counts = cached_counts[key]
+                    group_start = cached_group_starts[key]
+                    grouped = cached_grouped[key]
                     # Only the node's codes are looked up: their classes, by binary search.
                     free, smallest_zero = _relabelling(kind)
                     for j in range(m):
@@ -212,6 +239,8 @@ def _grow_tree(
                 halt,
                 multiset_of,
                 multiset_counts,
+                group_start,
+                grouped,
             )[0]
             if stopped(halt):
                 empty = np.empty(0, dtype=np.int64)
@@ -304,6 +333,8 @@ def grow_tree(
             kept.firsts,
             kept.pegs,
             kept.counts,
+            kept.group_starts,
+            kept.grouped,
             kept.size,
             *space_multisets(counts),
         )

@@ -6,9 +6,10 @@ import pytest
 from evo_mastermind.codes import CodeSpace
 from evo_mastermind.engine import CLASSES_FROM
 from evo_mastermind.heuristics import known_heuristic
-from evo_mastermind.kernels.choosing import _choose, choose, space_multisets
+from evo_mastermind.kernels.choosing import NOT_GROUPED, _choose, choose, space_multisets
 from evo_mastermind.kernels.responses import columns, weight
 from evo_mastermind.kernels.rules import REDUCTIONS
+from evo_mastermind.kernels.scanning import by_multiset
 from evo_mastermind.partitions import best_guesses
 from evo_mastermind.scoring import indexed_scorer, response_matrix
 from evo_mastermind.symmetry import colour_classes
@@ -70,10 +71,15 @@ def test_response_tables_choose_what_the_columns_choose(heuristic: str) -> None:
     no_tables = (np.empty(0, dtype=np.int64), np.empty((0, space.colors), dtype=np.uint8))
     rng = np.random.default_rng(11)
     halt = np.zeros(1, dtype=np.uint8)
-    for size in (20, 40, 200, 900):  # below and above the blocks' 160 candidates
+    grouped = by_multiset(every, space_multisets(counts)[0], space_multisets(counts)[1].shape[0])
+    for size in (8, 20, 40, 200, 900):  # below and above the blocks' 160 candidates
         candidates = np.sort(rng.choice(space.size, size, replace=False))
         expected = best_guesses(scorer, candidates, True, known_heuristic(heuristic), False)
         for first_only in (False, True):  # the first only: later guesses must beat the best
+            # From tables, from columns, and (the first only) read multiset by multiset.
+            ways = [(space_multisets(counts), NOT_GROUPED), (no_tables, NOT_GROUPED)]
+            if first_only:
+                ways.append((space_multisets(counts), grouped))
             chosen = [
                 _choose(
                     codes,
@@ -90,7 +96,9 @@ def test_response_tables_choose_what_the_columns_choose(heuristic: str) -> None:
                     weight(space.pegs),
                     halt,
                     *multisets,
+                    *groups,
                 ).tolist()
-                for multisets in (space_multisets(counts), no_tables)
+                for multisets, groups in ways
             ]
-            assert chosen[0] == chosen[1] == expected[: 1 if first_only else None].tolist()
+            want = expected[: 1 if first_only else None].tolist()
+            assert all(choice == want for choice in chosen)

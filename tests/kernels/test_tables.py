@@ -5,10 +5,10 @@ import pytest
 
 from evo_mastermind.codes import CodeSpace
 from evo_mastermind.kernels.choosing import space_multisets
-from evo_mastermind.kernels.responses import columns
+from evo_mastermind.kernels.responses import columns, weight
 from evo_mastermind.kernels.rules import REDUCTIONS, SCORE_TOLERANCE
 from evo_mastermind.kernels.scoring import _clog_table, pool_scores
-from evo_mastermind.kernels.tables import _multiset_bound
+from evo_mastermind.kernels.tables import _multiset_bound, _split_tables
 from evo_mastermind.scoring import indexed_scorer
 
 
@@ -26,12 +26,35 @@ def test_no_guess_scores_above_its_multisets_bound(reduction: str, game: tuple[i
         scores, _ = pool_scores(
             scorer.codes, scorer.counts, every, candidates, (space.pegs + 1) ** 2, reduction
         )
-        _, cand_counts = columns(scorer.codes, scorer.counts, candidates)
+        cand_pegs, cand_counts = columns(scorer.codes, scorer.counts, candidates)
         clog = _clog_table(size)
         scratch = np.empty(size, dtype=np.uint8)
+        no_table = np.empty((0, 0), dtype=np.uint8)
+        split = space.pegs // 2
+        *_, common = _split_tables(
+            cand_pegs, cand_counts, space.colors, split, multiset_counts, weight(space.pegs)
+        )
         for row in range(multiset_counts.shape[0]):
             bound = _multiset_bound(
-                row, cand_counts, multiset_counts, space.pegs, REDUCTIONS[reduction], clog, scratch
+                row,
+                cand_counts,
+                multiset_counts,
+                space.pegs,
+                REDUCTIONS[reduction],
+                clog,
+                scratch,
+                no_table,
+            )
+            # The same bound from the response tables' common colours.
+            assert bound == _multiset_bound(
+                row,
+                cand_counts,
+                multiset_counts,
+                space.pegs,
+                REDUCTIONS[reduction],
+                clog,
+                scratch,
+                common,
             )
             best = scores[multiset_of == row].max()
             assert best <= bound + SCORE_TOLERANCE
