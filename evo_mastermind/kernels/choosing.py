@@ -35,7 +35,9 @@ from evo_mastermind.kernels.startup import call
 from evo_mastermind.kernels.stopping import stopped
 from evo_mastermind.kernels.tables import (
     TABLE_BYTES,
+    _forced_classes,
     _multiset_bound,
+    _pair_colours,
     _split_tables,
     multisets,
 )
@@ -46,6 +48,10 @@ tables have rows (building a row costs about what scoring a guess does)."""
 
 BOUNDED_FROM = 11
 """Candidates from which a choice bounds each multiset's guesses (:func:`_multiset_bound`)."""
+
+REFINED_TO = 27
+"""Candidates up to which those bounds join the candidates no guess tells apart
+(:func:`_forced_classes`): beyond, finding them costs more than they save."""
 
 NOT_GROUPED = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
 """No pool by multiset (:func:`~evo_mastermind.kernels.scanning.by_multiset`): read in order."""
@@ -251,6 +257,7 @@ def _choose(
             bounds,
             own,
             floor,
+            first_only,
         ):
             return _tied(candidates, own, first_only)
         if first_only:
@@ -371,22 +378,19 @@ def _reached_by_candidates(
     bounds: npt.NDArray[np.float64],
     scores: npt.NDArray[np.float64],
     floor: npt.NDArray[np.float64],
+    first_only: bool,
 ) -> bool:
     """Whether a candidate reaches every multiset's bound: then no guess of the pool beats it.
 
     Fills ``bounds`` (:func:`_multiset_bound`, from the response tables' ``common`` colours
     if built; empty: none, and no candidate is known to reach them), scores the candidates
     into ``scores`` (minus infinity where their parts bound them below the best met) and
-    leaves their best score in ``floor[0]``: the floor of the pool's scan otherwise.
+    leaves their best score in ``floor[0]``: the floor of the pool's scan otherwise. Up to
+    :data:`REFINED_TO` candidates, the bounds of the multisets that can beat that best
+    (``first_only``: ties lose) or reach it are tightened by the candidates their colours
+    cannot tell apart (:func:`_forced_classes`).
     """
     m = cand_pegs.shape[1]
-    scratch = np.empty(m, dtype=np.uint8)
-    top = -np.inf
-    for row in range(bounds.size):
-        bounds[row] = _multiset_bound(
-            row, cand_counts, multiset_counts, pegs, heuristic, clog, scratch, common
-        )
-        top = max(top, bounds[row])
     _score_guesses(
         cand_pegs,
         cand_counts,
@@ -402,6 +406,45 @@ def _reached_by_candidates(
         np.empty(m, dtype=np.int64),
         floor,
     )
+    scratch = np.empty(m, dtype=np.uint8)
+    top = -np.inf
+    # A multiset that cannot beat the candidates' best (reach it, unless the first only is
+    # wanted) is not scanned: only the others' bounds are worth tightening.
+    limit = floor[0] + (SCORE_TOLERANCE if first_only else -SCORE_TOLERANCE)
+    # Multisets of one colour set are numbered together (:func:`multisets`): the set's
+    # forced classes are found once, when the first of them needs them.
+    pairs = _pair_colours(cand_pegs[:, : m if m <= REFINED_TO else 0])
+    order = np.empty(m, dtype=np.int64)
+    ends = np.empty(m, dtype=np.int64)
+    sizes = np.empty((pegs + 1, m + 4), dtype=np.int64)
+    n_classes = m
+    found = -1
+    for row in range(bounds.size):
+        bound = _multiset_bound(
+            row, cand_counts, multiset_counts, pegs, heuristic, clog, scratch, common
+        )
+        if m <= REFINED_TO and bound > limit:
+            colour_set = 0
+            for k in range(multiset_counts.shape[1]):
+                if multiset_counts[row, k]:
+                    colour_set |= 1 << k
+            if colour_set != found:
+                found = colour_set
+                n_classes = _forced_classes(found, pairs, order, ends)
+            if n_classes < m:
+                bound = _multiset_bound(
+                    row,
+                    cand_counts,
+                    multiset_counts,
+                    pegs,
+                    heuristic,
+                    clog,
+                    scratch,
+                    common,
+                    (order, ends, n_classes, sizes),
+                )
+        bounds[row] = bound
+        top = max(top, bound)
     return bounds.size > 0 and floor[0] >= top
 
 

@@ -30,7 +30,9 @@ def multisets(counts: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int64], npt
     """Each code's multiset of colours, numbered, and each multiset's colour counts.
 
     The common colours of a guess and a code depend on the guess's multiset only; the
-    tables of :func:`_split_tables` have one row per multiset.
+    tables of :func:`_split_tables` have one row per multiset. The multisets of one set of
+    colours are numbered together (their forced classes, :func:`_forced_classes`, are
+    found once).
     """
     base = int(counts.max(initial=0)) + 1
     if base ** counts.shape[1] < 2**62:  # one integer a multiset: a faster sort
@@ -38,7 +40,10 @@ def multisets(counts: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int64], npt
         _, first, of_code = np.unique(keys, return_index=True, return_inverse=True)
     else:
         _, first, of_code = np.unique(counts, axis=0, return_index=True, return_inverse=True)
-    return of_code.astype(np.int64).ravel(), np.ascontiguousarray(counts[first])
+    order = np.lexsort((counts[first] > 0).T)  # a full sort: equal colour sets side by side
+    number = np.empty_like(order)
+    number[order] = np.arange(order.size)
+    return number[of_code.astype(np.int64).ravel()], np.ascontiguousarray(counts[first][order])
 
 
 @njit(cache=True, nogil=True)
@@ -163,6 +168,83 @@ _score_tabled_serial = njit(cache=True, nogil=True)(_score_tabled)
 
 
 @njit(cache=True, nogil=True)
+def _pair_colours(
+    cand_pegs: npt.NDArray[np.uint8],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Each pair of candidates and the colours (bitmask) they have where their pegs differ.
+
+    A guess with none of a pair's colours gives both candidates the same black pegs
+    (:func:`_forced_classes`). Pairs listed ``first < second``.
+    """
+    pegs, m = cand_pegs.shape
+    n_pairs = m * (m - 1) // 2
+    first = np.empty(n_pairs, dtype=np.int64)
+    second = np.empty(n_pairs, dtype=np.int64)
+    mask = np.zeros(n_pairs, dtype=np.int64)
+    at = 0
+    for i in range(m):
+        for j in range(i + 1, m):
+            first[at] = i
+            second[at] = j
+            for p in range(pegs):
+                a = cand_pegs[p, i]
+                b = cand_pegs[p, j]
+                if a != b:
+                    mask[at] |= (np.int64(1) << a) | (np.int64(1) << b)
+            at += 1
+    return first, second, mask
+
+
+@njit(cache=True, nogil=True)
+def _forced_classes(
+    colour_set: int,
+    pairs: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]],
+    order: npt.NDArray[np.int64],
+    ends: npt.NDArray[np.int64],
+) -> int:
+    """The candidates no guess of the colours ``colour_set`` (bitmask) gives different blacks.
+
+    Where two candidates differ, a guess peg of neither of their colours adds a black to
+    neither, so a guess without any colour of the pair (:func:`_pair_colours`) gives both
+    the same black pegs; so does it to every candidate joined to them by such pairs.
+    Fills ``order`` with the candidates class by class, ``ends[c]`` the end of class ``c``
+    in it, and returns the number of classes (the candidates' number: all apart).
+    """
+    first, second, mask = pairs
+    m = order.size
+    root = np.arange(m)
+    for at in range(mask.size):
+        if mask[at] & colour_set:
+            continue
+        a = first[at]
+        while root[a] != a:
+            a = root[a]
+        b = second[at]
+        while root[b] != b:
+            b = root[b]
+        if a != b:
+            root[max(a, b)] = min(a, b)  # the smaller index roots: a root precedes its class
+    size = np.zeros(m, dtype=np.int64)
+    for j in range(m):
+        r = j
+        while root[r] != r:
+            r = root[r]
+        root[j] = r
+        size[r] += 1
+    n_classes = 0
+    at = 0
+    for j in range(m):
+        if root[j] == j:
+            size[j], at = at, at + size[j]  # the class's first slot in ``order``
+            ends[n_classes] = at
+            n_classes += 1
+    for j in range(m):
+        order[size[root[j]]] = j
+        size[root[j]] += 1
+    return n_classes
+
+
+@njit(cache=True, nogil=True)
 def _multiset_bound(
     row: int,
     cand_counts: npt.NDArray[np.uint8],
@@ -172,6 +254,8 @@ def _multiset_bound(
     clog: npt.NDArray[np.float64],
     common: npt.NDArray[np.uint8],
     common_table: npt.NDArray[np.unsignedinteger],
+    forced: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int, npt.NDArray[np.int64]]
+    | None = None,
 ) -> float:
     """The best score any guess of multiset ``row`` can have (``common``: a scratch array).
 
@@ -183,6 +267,14 @@ def _multiset_bound(
     are convex in the part sizes, so no guess of the multiset scores more than those even
     splits do. The common colours are read from the response tables' ``common_table``
     (:func:`_split_tables`) when given (else empty), else counted.
+
+    With ``forced`` (:func:`_forced_classes` of the multiset's colours: ``order``,
+    ``ends``, their number, and a scratch array of ``pegs + 1`` rows of ``m + 4``), the
+    candidates of a class and a group always share a part: each group's parts join whole
+    forced parts, so there are no more of them than forced parts, the largest is at least
+    the largest forced part, and the sizes are spread no more evenly than the forced parts
+    above the even level kept whole and the rest spread evenly (the top ``t`` parts hold
+    at least the top ``t`` forced parts, and the heuristics are Schur-convex).
     """
     colors, m = cand_counts.shape
     if common_table.shape[0]:
@@ -196,6 +288,8 @@ def _multiset_bound(
                 continue  # a colour the guess lacks adds no common peg
             for j in range(m):
                 common[j] += min(cand_counts[k, j], v)
+    if forced is not None and forced[2] < m:
+        return _forced_bound(common, forced, pegs, heuristic, clog)
     group = np.zeros(pegs + 1, dtype=np.int64)
     for j in range(m):
         group[common[j]] += 1
@@ -216,4 +310,76 @@ def _multiset_bound(
             logs += (most - extra) * clog[size]
             if extra:
                 logs += extra * clog[size + 1]
+    return _partition_score(heuristic, m, largest, n_parts, squares, logs)
+
+
+@njit(cache=True, nogil=True)
+def _forced_bound(
+    common: npt.NDArray[np.uint8],
+    forced: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int, npt.NDArray[np.int64]],
+    pegs: int,
+    heuristic: int,
+    clog: npt.NDArray[np.float64],
+) -> float:
+    """:func:`_multiset_bound` from the forced parts: each class split by common colours."""
+    order, ends, n_classes, sizes = forced
+    m = common.size
+    # Row v of ``sizes``: group v's forced parts' sizes, then their number, their largest,
+    # their sum and a tally; the sizes themselves only for the sums of the heuristics.
+    keep_sizes = heuristic >= 2
+    for v in range(pegs + 1):
+        for column in range(m, m + 4):
+            sizes[v, column] = 0
+    start = 0
+    for c in range(n_classes):
+        stop = ends[c]
+        for at in range(start, stop):
+            sizes[common[order[at]], m + 3] += 1
+        for at in range(start, stop):
+            v = common[order[at]]
+            size = sizes[v, m + 3]
+            if size:
+                if keep_sizes:
+                    sizes[v, sizes[v, m]] = size
+                sizes[v, m] += 1
+                sizes[v, m + 1] = max(sizes[v, m + 1], size)
+                sizes[v, m + 2] += size
+                sizes[v, m + 3] = 0
+        start = stop
+    n_parts = 0
+    largest = 0
+    squares = 0
+    logs = 0.0
+    for v in range(pegs + 1):
+        k = sizes[v, m]
+        if k == 0:
+            continue
+        n = sizes[v, m + 2]
+        most = min(k, v + 1 if v < pegs else pegs)
+        n_parts += most
+        largest = max(largest, sizes[v, m + 1], (n + most - 1) // most)
+        if not keep_sizes:
+            continue  # the largest part and the number of parts are all they need
+        if k <= most:
+            for t in range(k):
+                squares += sizes[v, t] * sizes[v, t]
+                logs += clog[sizes[v, t]]
+            continue
+        group = np.sort(sizes[v, :k])[::-1]
+        # Forced parts above the even level of the rest keep their size (water-filling).
+        kept = 0
+        rest = n
+        while kept + 1 < most:
+            left = rest - group[kept]
+            if (left + most - kept - 2) // (most - kept - 1) > group[kept]:
+                break
+            rest = left
+            kept += 1
+        for t in range(kept):
+            squares += group[t] * group[t]
+            logs += clog[group[t]]
+        bins = most - kept
+        size, extra = divmod(rest, bins)
+        squares += extra * (size + 1) * (size + 1) + (bins - extra) * size * size
+        logs += (bins - extra) * clog[size] + extra * clog[size + 1]
     return _partition_score(heuristic, m, largest, n_parts, squares, logs)
