@@ -22,6 +22,9 @@ from evo_mastermind.kernels.tables import _multiset_bound, _score_tabled_serial
 BOUNDED_CHUNK = 1024
 """Pool guesses filtered by their multisets' bounds at a time (the best score read between)."""
 
+GROUPED_CHUNK = 128
+"""Codes of a multiset scored at a time: between two, the rest may be found unable to win."""
+
 STOP_PAIRS = 1 << 22
 """Guess-candidate pairs scored between two reads of the stop flag (a few milliseconds)."""
 
@@ -309,7 +312,8 @@ def _first_best_by_multiset(
     The multisets are taken best bound first (then the first met in order), so that the
     best is met early and most multisets are never read: one whose bound is below the best
     ends the scan, one whose bound only ties it is read only for codes before the best
-    code. Returns the first best code (-1: still a consistent code) and its score; stopped
+    code (a chunk at a time, :data:`GROUPED_CHUNK`: left as soon as the rest cannot win).
+    Returns the first best code (-1: still a consistent code) and its score; stopped
     by ``halt``, what it had met.
     """
     head, tail, common, multiset_of = tables
@@ -346,24 +350,22 @@ def _first_best_by_multiset(
             break  # every later multiset's bound is lower still
         if i % 64 == 0 and stopped(halt):
             break
-        begin, end = low[row], group_start[row + 1]
-        if bounds[row] <= best + SCORE_TOLERANCE:
-            # At best a tie, which only a code before the best code wins.
-            if best_code < 0 or grouped[begin] > best_code:
-                continue
-            end = begin + np.searchsorted(grouped[begin:end], best_code)
-        # Codes before the best code win ties; the later ones must beat it.
-        split = begin if best_code < 0 else begin + np.searchsorted(grouped[begin:end], best_code)
-        for part in range(2):
-            first, stop = (begin, split) if part == 0 else (split, end)
-            if stop <= first:
-                continue
+        at, end = low[row], group_start[row + 1]
+        while at < end:
+            if best_code < 0 or grouped[at] > best_code:
+                if bounds[row] <= best + SCORE_TOLERANCE:
+                    break  # the rest can at best tie a code that wins ties over them
+                slack = -SCORE_TOLERANCE  # from here on, a code must beat the best
+                stop = min(at + GROUPED_CHUNK, end)
+            else:
+                slack = SCORE_TOLERANCE  # a code before the best code wins a tie
+                stop = at + np.searchsorted(grouped[at : min(at + GROUPED_CHUNK, end)], best_code)
             floor[0] = best
-            floor[1] = SCORE_TOLERANCE if part == 0 else -SCORE_TOLERANCE
+            floor[1] = slack
             _score_tabled_serial(
-                grouped[first:stop],
+                grouped[at:stop],
                 0,
-                stop - first,
+                stop - at,
                 head,
                 tail,
                 common,
@@ -375,11 +377,12 @@ def _first_best_by_multiset(
                 parts,
                 floor,
             )
-            for k in range(stop - first):
-                code = grouped[first + k]
+            for k in range(stop - at):
+                code = grouped[at + k]
                 if scores[k] > best + SCORE_TOLERANCE:
                     best = scores[k]
                     best_code = code
                 elif scores[k] >= best - SCORE_TOLERANCE and 0 <= code < best_code:
                     best_code = code
+            at = stop
     return best_code, best

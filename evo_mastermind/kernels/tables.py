@@ -19,11 +19,15 @@ from evo_mastermind.kernels.scoring import (
     _bound_known,
     _partition_score,
     _settled_by_parts,
+    _store_counted,
     _store_partition,
 )
 
-TABLE_BYTES = 1 << 24
-"""Largest response tables (:func:`_split_tables`) a choice builds: 16 MB."""
+TABLE_BYTES = 1 << 27
+"""Largest response tables (:func:`_split_tables`) a choice builds: 128 MB."""
+
+CAPPED_FROM = 64
+"""Candidates from which Knuth's partition is counted only until a part is too large."""
 
 
 def multisets(counts: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
@@ -135,6 +139,22 @@ def _score_tabled(
         c = multiset_of[guess]
         for j in range(m):
             packed[j] = head[a, j] + tail[b, j] + common[c, j]
+        if heuristic == 0 and m >= CAPPED_FROM:
+            # Knuth's largest part, counted until a part grows past what can reach the best.
+            cap = slack - best
+            j = 0
+            while j < m and hist[packed[j]] + 1 <= cap:
+                hist[packed[j]] += 1
+                j += 1
+            if j < m:
+                for k in range(j):
+                    hist[packed[k]] = 0
+                scores[at] = -np.inf
+                parts[at] = 0
+                continue
+            _store_counted(scores, parts, at, m, hist, heuristic)
+            best = max(best, scores[at])
+            continue
         if bits:
             seen_here = np.uint64(0)
             for j in range(m):
