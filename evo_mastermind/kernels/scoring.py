@@ -200,6 +200,25 @@ def _store_counted(
     scores[at] = _partition_score(heuristic, m, largest, n_parts, squares, 0.0)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _first_parts_exceed(packed: npt.NDArray[np.unsignedinteger], cap: float) -> bool:
+    """Whether the part of one of the first candidates (:data:`KNOWN_PARTS`) exceeds ``cap``.
+
+    Their parts' sizes are counted along every response (a vectorised pass each): Knuth's
+    largest part is at least each of them, so most guesses that cannot reach the best are
+    told apart before their partition is counted.
+    """
+    m = packed.size
+    for k in range(min(KNOWN_PARTS, m)):
+        answer = packed[k]
+        alike = 0
+        for j in range(m):
+            alike += packed[j] == answer
+        if alike > cap:
+            return True
+    return False
+
+
 def _score_pool(
     pool_pegs: npt.NDArray[np.uint8],
     pool_counts: npt.NDArray[np.uint8],
@@ -318,6 +337,10 @@ def _score_pool(
         else:
             for at in range(start + chunk, stop, n_chunks):
                 _pack(pool_pegs, pool_counts, at, cand_pegs, cand_counts, step, packed)
+                if prune and heuristic == 0 and _first_parts_exceed(packed, slack - best):
+                    scores[at] = -np.inf
+                    parts[at] = 0
+                    continue
                 if bits:
                     # Which responses occur, one bit each: most parts needs nothing more.
                     seen_here = np.uint64(0)

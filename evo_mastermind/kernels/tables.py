@@ -17,6 +17,7 @@ from numba import njit
 from evo_mastermind.kernels.scoring import (
     KNOWN_PARTS,
     _bound_known,
+    _first_parts_exceed,
     _partition_score,
     _settled_by_parts,
     _store_counted,
@@ -142,6 +143,10 @@ def _score_tabled(
         if heuristic == 0 and m >= CAPPED_FROM:
             # Knuth's largest part, counted until a part grows past what can reach the best.
             cap = slack - best
+            if _first_parts_exceed(packed, cap):
+                scores[at] = -np.inf
+                parts[at] = 0
+                continue
             j = 0
             while j < m and hist[packed[j]] + 1 <= cap:
                 hist[packed[j]] += 1
