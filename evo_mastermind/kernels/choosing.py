@@ -4,9 +4,10 @@
 shortcuts of Magruder's solver: one guess per symmetry class, consistent perfect splitters
 first, the scan stopped at the first perfect splitter, and a guess scored exactly only when
 its number of parts lets it reach the best score met so far; beyond those, a guess is not
-scored at all when its multiset of colours bounds it below that score. A large pool is
-scored in blocks,
-the stop flag (:func:`evo_mastermind.kernels.flags.stop_flag`) read between two.
+scored at all when its multiset of colours bounds it below that score, and a tree's choice
+(the first best only) reads the pool multiset by multiset, best bound first. A large pool is
+scored in blocks, the stop flag (:func:`evo_mastermind.kernels.flags.stop_flag`) read
+between two.
 """
 
 from __future__ import annotations
@@ -103,18 +104,18 @@ def _choose(
     (``multiset_of``: each code's multiset of colours, :func:`multisets`; empty: none) is
     scored from response tables (:func:`_split_tables`). Given the pool by multiset
     (``group_start``, ``grouped``: :func:`~evo_mastermind.kernels.scanning.by_multiset`;
-    empty: not given), the first
-    only is looked for multiset by multiset, best bound first
-    (:func:`_first_best_by_multiset`), after the pool's first :data:`PERFECT_PREFIX`
-    guesses in order when a perfect splitter may be among them. Stopped by ``halt``, it
-    returns the first candidate (any valid code: the caller raises instead of playing it).
+    empty: not given), the first best is looked for multiset by multiset, best bound first
+    (:func:`_first_best_by_multiset`), from :data:`GROUPED_FROM` candidates, after the
+    pool's first :data:`PERFECT_PREFIX` guesses in order when a perfect splitter may be
+    among them. Stopped by ``halt``, it returns the first candidate (any valid code: the
+    caller raises instead of playing it).
     """
     m = candidates.size
     if m <= 2:
         return candidates[:1].copy() if first_only else candidates.copy()
     cand_pegs, cand_counts = _columns(codes, counts, candidates)
     clog = _clog_table(m if heuristic == 3 else 0)
-    floor = new_floor(False)  # the best score met so far: worse guesses are not scored
+    floor = new_floor()  # the best score met so far: worse guesses are not scored
     no_table = np.empty((0, 0), dtype=weight.dtype)
     no_bounds = np.empty(0)
     untabled = (
@@ -200,7 +201,7 @@ def _choose(
             weight,
             scores,
             parts,
-            new_floor(False),
+            new_floor(),
         )
         perfect = candidates[parts == m]
         if perfect.size:

@@ -51,16 +51,16 @@ def _bits(word: np.uint64) -> int:
 
 
 @njit(cache=True, nogil=True)
-def new_floor(strict: bool) -> npt.NDArray[np.float64]:
+def new_floor() -> npt.NDArray[np.float64]:
     """A scan's floor: the best score met so far (none yet) and the slack below it.
 
-    A guess is scored only if its bound reaches the best less the slack. Every best guess
-    is wanted: the slack is :data:`SCORE_TOLERANCE`, so that tied guesses are scored too.
-    ``strict``, only the first best is wanted and the guesses are met in order (or the
-    consistent codes, which win ties, scored apart): a later guess must beat the best by
-    more than the tolerance to be chosen, so the slack is minus the tolerance.
+    A guess is scored only if its bound reaches the best less the slack. While every best
+    guess is wanted the slack is :data:`SCORE_TOLERANCE`, so that tied guesses are scored
+    too; once only the first best is wanted and the guesses are met in order (the
+    consistent codes, which win ties, scored apart), a caller sets it to minus the
+    tolerance: a later guess must then beat the best to be chosen.
     """
-    return np.array([-np.inf, -SCORE_TOLERANCE if strict else SCORE_TOLERANCE])
+    return np.array([-np.inf, SCORE_TOLERANCE])
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -523,7 +523,7 @@ def pool_scores(
         weight(codes.shape[1]),
         scores,
         parts,
-        new_floor(False),
+        new_floor(),
         False,
     )
     return scores, parts

@@ -38,7 +38,7 @@ def warm() -> None:
         clog = _clog_table(space.size)
         pool = (every_pegs, every_counts, 0, space.size)
         args = (every_pegs, every_counts, space.n_responses, 3, clog, 2, weights)
-        call(kernel, *pool, *args, scores, parts, new_floor(False), False)
+        call(kernel, *pool, *args, scores, parts, new_floor(), False)
     for counter in (_count_serial, _count_parallel):
         out = np.zeros((space.size, space.n_responses), dtype=np.int64)
         call(counter, every_pegs, every_counts, every_pegs, every_counts, weights, 2, out)
