@@ -220,8 +220,10 @@ def _choose(
         and rows * m * weight.itemsize <= TABLE_BYTES
         and n_pool >= TABLED_FROM * rows
     )
-    # The candidates scored apart, every multiset bounded, the pool read multiset by multiset.
-    grouping = first_only and group_start.size > 0 and tabled and GROUPED_FROM <= m <= n_pool // 4
+    # The first best only: the candidates, which win ties, scored apart if few beside the
+    # pool; then every multiset bounded and the pool read multiset by multiset.
+    apart = first_only and m <= n_pool // 4
+    grouping = apart and group_start.size > 0 and tabled and m >= GROUPED_FROM
     if multiset_of.size == codes.shape[0] and (m >= BOUNDED_FROM or grouping):
         # Most guesses' multisets bound them below the best: those are never scored.
         bounds = np.full(multiset_counts.shape[0], np.nan)  # computed when first needed
@@ -243,7 +245,7 @@ def _choose(
             cand_pegs, cand_counts, colors, split, multiset_counts, weight
         )
         tables = (representatives, head, tail, common, multiset_of, multiset_counts, bounds)
-    if (first_only or bounds.size) and (m <= SMALL_SET or (first_only and m <= n_pool // 4)):
+    if apart or (m <= SMALL_SET and (first_only or bounds.size)):
         own = np.empty(m)
         if _reached_by_candidates(
             cand_pegs,

@@ -322,7 +322,6 @@ def _first_best_by_multiset(
     low = np.empty(bounds.size, dtype=np.int64)
     firsts = np.empty(bounds.size, dtype=np.int64)
     n_kept = 0
-    largest = 1
     for row in range(bounds.size):
         if bounds[row] < best - SCORE_TOLERANCE:
             continue
@@ -334,15 +333,14 @@ def _first_best_by_multiset(
         kept[n_kept] = row
         low[row] = begin
         firsts[n_kept] = grouped[begin]
-        largest = max(largest, end - begin)
         n_kept += 1
     by_first = np.argsort(firsts[:n_kept], kind="mergesort")
     by_first_bounds = np.empty(n_kept)
     for i in range(n_kept):
         by_first_bounds[i] = -bounds[kept[by_first[i]]]
     order = kept[by_first[np.argsort(by_first_bounds, kind="mergesort")]]
-    scores = np.empty(largest)
-    parts = np.empty(largest, dtype=np.int64)
+    scores = np.empty(GROUPED_CHUNK)  # a chunk's scores at a time
+    parts = np.empty(GROUPED_CHUNK, dtype=np.int64)
     floor = np.empty(2)
     for i in range(n_kept):
         row = order[i]

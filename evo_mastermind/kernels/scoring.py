@@ -208,15 +208,21 @@ def _first_parts_exceed(packed: npt.NDArray[np.unsignedinteger], cap: float) -> 
     largest part is at least each of them, so most guesses that cannot reach the best are
     told apart before their partition is counted.
     """
-    m = packed.size
-    for k in range(min(KNOWN_PARTS, m)):
-        answer = packed[k]
-        alike = 0
-        for j in range(m):
-            alike += packed[j] == answer
-        if alike > cap:
-            return True
-    return False
+    n_first = min(KNOWN_PARTS, packed.size)
+    k = 0
+    while k < n_first and _part_size(packed, k) <= cap:
+        k += 1
+    return k < n_first
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _part_size(packed: npt.NDArray[np.unsignedinteger], k: int) -> int:
+    """The size of candidate ``k``'s part: the candidates answering as it does."""
+    answer = packed[k]
+    alike = 0
+    for j in range(packed.size):
+        alike += packed[j] == answer
+    return alike
 
 
 def _score_pool(

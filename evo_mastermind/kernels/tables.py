@@ -18,6 +18,7 @@ from evo_mastermind.kernels.scoring import (
     KNOWN_PARTS,
     _bound_known,
     _first_parts_exceed,
+    _part_size,
     _partition_score,
     _settled_by_parts,
     _store_counted,
@@ -172,12 +173,8 @@ def _score_tabled(
                 # The exact parts of the first candidates bound the largest part more tightly
                 # (measured: it pays for Knuth's largest part, not for the sums).
                 for k in range(n_first):
-                    answer = packed[k]
-                    alike = 0
-                    for j in range(m):
-                        alike += packed[j] == answer
-                    first_sizes[k] = alike
-                    first_answers[k] = answer
+                    first_sizes[k] = _part_size(packed, k)
+                    first_answers[k] = packed[k]
                 bound = _bound_known(
                     heuristic, parts[at], m, first_sizes, first_answers, n_first, clog
                 )
