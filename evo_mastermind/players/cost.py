@@ -39,9 +39,9 @@ and the numpy temporaries beside it."""
 
 
 TREE_GAMES = 80
-"""A deterministic player's whole decision tree costs about this many of its games: knuth's
-trees on (5,8) and (6,9) took 1.5-1.6e-9 s x size² of CPU (2026-11-26; 3.4e-9 before the
-tree kernel's speed-ups of that day), 80 times its game estimate."""
+"""A deterministic player's whole decision tree costs about this many of its games, when the
+tree asks the player at every node (a player's own default; the one-ply players' compiled
+trees say their own, :data:`~evo_mastermind.players.one_ply.COMPILED_TREE_GAMES`)."""
 
 ANNOUNCE_SECONDS = 60.0
 """Work estimated to take longer than this is announced before it starts."""
@@ -57,11 +57,13 @@ class Cost:
             largest.
         setup_seconds: CPU seconds paid once by a process before its first game of a size
             (a tree searched or read, kept for the games after it), not by every game.
+        tree_games: how many of its games the player's whole decision tree (``tree``) costs.
     """
 
     seconds: float | None = None
     memory: int = 0
     setup_seconds: float = 0.0
+    tree_games: float = TREE_GAMES
 
     def first_game_seconds(self) -> float | None:
         """Seconds of a process's first game: the setup and one game (``None``: not estimated)."""
@@ -101,13 +103,14 @@ def items_memory(items: int, pegs: int) -> int:
 def tree_seconds(game: Cost, trees: int = 1, threads: int = 1) -> float | None:
     """Seconds to build ``trees`` whole trees of a player whose game costs ``game``.
 
-    ``None`` when the player does not estimate its games. A tree's subtrees grow on
+    ``None`` when the player does not estimate its games. A tree costs
+    :attr:`Cost.tree_games` of the player's games. Its subtrees grow on
     ``threads`` threads at once; a player's setup (the optimum's search: its tree) is paid
     once a tree.
     """
     if game.seconds is None:
         return None
-    return (TREE_GAMES * game.seconds + game.setup_seconds) * trees / max(1, threads)
+    return (game.tree_games * game.seconds + game.setup_seconds) * trees / max(1, threads)
 
 
 def tree_announcement(game: Cost, what: str, trees: int = 1, threads: int = 1) -> str | None:

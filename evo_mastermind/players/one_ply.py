@@ -32,7 +32,7 @@ from evo_mastermind.players.base import (
     option_error,
     register_player,
 )
-from evo_mastermind.players.cost import Cost, listed_space_memory, scoring_seconds
+from evo_mastermind.players.cost import TREE_GAMES, Cost, listed_space_memory, scoring_seconds
 from evo_mastermind.players.first_guess import opening_code
 from evo_mastermind.scoring import TABLE_LIMIT, Response, indexed_scorer
 from evo_mastermind.symmetry import CodeClasses, multiplicity_classes
@@ -95,16 +95,38 @@ compiled counts, measured on (5,8) (docs/extending.md, "How fast": 1.7 times wit
 consistent pool, 5 times with every code, 8 times for a tree, which asks at every node)."""
 
 
+COMPILED_TREE_GAMES = (56.0, 0.39)
+"""A tree grown by the compiled tree kernel costs 56 of the player's games on (5,8), falling as
+(32,768 / codes) ** 0.39 in larger spaces, where its pruning skips more of every node's pool:
+knuth's whole trees took 1.2 s of CPU on (5,8) and 107 s on (6,9) (2026-11-26, the process's
+start left out), against games estimated at 0.021 s and 5.6 s. The other heuristics' trees
+took less (most parts 1.0 s and 64 s): the estimate is of the slowest."""
+
+
+def _compiled_form(params: PlayerParams) -> bool:
+    """Whether the player's heuristic has a compiled form (every built-in's has)."""
+    name = getattr(params, "heuristic", None)
+    if not isinstance(name, str):
+        return True
+    try:
+        return known_heuristic(name).compiled is not None
+    except HeuristicError:  # an unknown name is the option's own error, said elsewhere
+        return True
+
+
 def _uncompiled_slowdown(params: PlayerParams, space: CodeSpace, pool_all: bool) -> float:
     """:data:`UNCOMPILED_SLOWDOWN` for a heuristic of one's own on a large space, else 1."""
-    name = getattr(params, "heuristic", None)
-    if not isinstance(name, str) or space.size <= TABLE_LIMIT:
+    if space.size <= TABLE_LIMIT or _compiled_form(params):
         return 1.0
-    try:
-        compiled = known_heuristic(name).compiled is not None
-    except HeuristicError:  # an unknown name is the option's own error, said elsewhere
-        return 1.0
-    return 1.0 if compiled else UNCOMPILED_SLOWDOWN[pool_all]
+    return UNCOMPILED_SLOWDOWN[pool_all]
+
+
+def _tree_games(params: PlayerParams, space: CodeSpace) -> float:
+    """How many games a whole tree costs: :data:`COMPILED_TREE_GAMES`, or asked node by node."""
+    if not _compiled_form(params):
+        return TREE_GAMES
+    at_5x8, fall = COMPILED_TREE_GAMES
+    return min(TREE_GAMES, at_5x8 * (32_768 / space.size) ** fall)
 
 
 @dataclass(frozen=True)
@@ -185,7 +207,11 @@ class OnePlyPlayer(Player[OnePlyOptions]):
         pool_all = getattr(params, "pool", "consistent") == "all"
         pool = space.size if pool_all else space.size / 5
         seconds = scoring_seconds(consistent, pool) * _uncompiled_slowdown(params, space, pool_all)
-        return Cost(seconds=seconds, memory=listed_space_memory(space))
+        return Cost(
+            seconds=seconds,
+            memory=listed_space_memory(space),
+            tree_games=_tree_games(params, space),
+        )
 
     @property
     def deterministic(self) -> bool:

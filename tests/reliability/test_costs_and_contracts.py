@@ -104,6 +104,14 @@ def test_a_plan_of_optimal_games_announces_the_search_once(tmp_path: Path) -> No
     )
 
 
+def test_a_compiled_tree_is_estimated_at_the_tree_kernels_speed() -> None:
+    # Measured 2026-11-26: knuth's whole trees took 1.2 s of CPU on (5,8) and 107 s on (6,9),
+    # where 80 of its games (the model of a tree asked node by node) would say 1.7 s and 452 s.
+    for size, low, high in (((5, 8), 0.6, 2.4), ((6, 9), 55.0, 215.0)):
+        seconds = tree_seconds(cost_of("knuth", CodeSpace(*size)))
+        assert seconds is not None and low < seconds < high, (size, seconds)
+
+
 def test_a_tree_of_ones_own_heuristic_is_estimated_at_its_numpy_speed(
     registry: None, tmp_path: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
