@@ -49,3 +49,15 @@ class Solution:
     nodes: dict[tuple[int, ...], int]
     complete: bool
     lower: int
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """A Ctrl-C before the search solved any opening, with the lower bound it had proven.
+
+    Attributes:
+        lower: the proven lower bound on the optimum when it stopped.
+    """
+
+    def __init__(self, lower: int) -> None:
+        super().__init__()
+        self.lower = lower

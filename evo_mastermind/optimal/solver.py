@@ -26,6 +26,7 @@ from evo_mastermind.execution import Executor, SerialExecutor
 from evo_mastermind.optimal.checkpoint import Checkpoint
 from evo_mastermind.optimal.opening_search import OpeningSearch
 from evo_mastermind.optimal.outcome import Progress as Progress  # re-exported: where it was
+from evo_mastermind.optimal.outcome import SearchInterrupted
 from evo_mastermind.optimal.outcome import Solution as Solution
 from evo_mastermind.optimal.parts import PartTask, Subtree
 from evo_mastermind.optimal.team import Team
@@ -244,11 +245,13 @@ class OptimalSolver:
             if first is not None and report is not None:
                 report(Progress(first.total, first.lower, 0, len(self.openings(d)[0])))
             return self._opening_search(d, executor, report, ceiling=ceiling)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:
             if first is None and ceiling is None:
                 first = self._greedy(d)
             if first is None:
                 raise
+            if isinstance(stop, SearchInterrupted):  # its parts solved prove more than counting
+                first.lower = max(first.lower, stop.lower)
             return first
 
     def _greedy(self, d: int) -> Solution | None:
@@ -321,14 +324,15 @@ class OptimalSolver:
         opening is solved keeps the best complete tree so far (``complete`` False).
 
         Raises:
-            KeyboardInterrupt: interrupted before any opening was solved.
+            SearchInterrupted: interrupted before any opening was solved (a KeyboardInterrupt
+                with the lower bound proven by then).
         """
         run = OpeningSearch(self, d, executor, report, ceiling, self._checkpoint)
         try:
             run.search()
         except KeyboardInterrupt:
             if run.best is None:
-                raise
+                raise SearchInterrupted(run.progress().lower) from None
             run.complete = False
         return run.solution()
 

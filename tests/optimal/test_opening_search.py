@@ -113,6 +113,23 @@ def solver_table(space: CodeSpace) -> np.ndarray:
     return np.stack([scorer.responses(g, codes) for g in range(space.size)])
 
 
+def test_interrupted_after_a_part_keeps_the_lower_bound_its_parts_proved() -> None:
+    space = CodeSpace(3, 5)
+    seen: list[Progress] = []
+
+    def interrupt_after_the_first_part(progress: Progress) -> None:
+        seen.append(progress)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    kept = OptimalSolver(space).solve(report=interrupt_after_the_first_part)
+    quick, first_part = seen
+    assert first_part.openings_done == 0 and not kept.complete and kept.total == quick.best
+    # Counting alone proves 431; the part solved raises it (to 434), and the kept tree says so.
+    assert kept.lower == first_part.lower > quick.lower
+    assert kept.lower <= OptimalSolver(space).solve().total
+
+
 def test_every_executor_keeps_the_quick_first_tree_when_interrupted_at_once(
     pool: Executor,
 ) -> None:
