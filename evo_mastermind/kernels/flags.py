@@ -12,7 +12,8 @@ taken for a result. Two things set flags:
   there from its C handler, even while the main thread is inside a kernel) and sets every
   thread's flag. The main thread then runs the signal's Python handler as usual
   (``KeyboardInterrupt``); other threads raise ``KeyboardInterrupt`` themselves and keep their
-  flag set, so the rest of their queued work stops at once too.
+  flag set, so the rest of their queued work stops at once too. A kernel polling a stop cell
+  of its own has it set as well, while it runs inside :func:`signal_stops`.
 
 Pure Python and numpy: the watchdog and the players import it without loading Numba.
 """
@@ -26,7 +27,7 @@ import signal
 import socket
 import threading
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 import numpy as np
@@ -50,6 +51,7 @@ lock = threading.Lock()
 """Guards the flags, and the watchdog's exception sent with a flag (it holds it too)."""
 _local = threading.local()
 _flags: weakref.WeakValueDictionary[int, Flag] = weakref.WeakValueDictionary()
+_cells: dict[int, npt.NDArray[np.int64]] = {}
 _signal_sockets: tuple[socket.socket, socket.socket] | None = None
 _STOPPING_SIGNALS = frozenset({int(signal.SIGINT), int(signal.SIGTERM)})
 
@@ -120,6 +122,28 @@ def check_stopped(flag: Flag) -> None:
     raise KeyboardInterrupt
 
 
+@contextlib.contextmanager
+def signal_stops(cell: npt.NDArray[np.int64]) -> Iterator[None]:
+    """While inside, Ctrl-C also sets ``cell[0]`` to 1, in the main thread.
+
+    For a kernel that polls a stop cell of its own rather than the thread's flag (the optimal
+    search's stretch ``control``): it stops at once, not at the end of its stretch. Other
+    threads hear no signal; their callers stop them.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    if _signal_sockets is None:
+        _listen_for_signals()
+    with lock:
+        _cells[id(cell)] = cell
+    try:
+        yield
+    finally:
+        with lock:
+            _cells.pop(id(cell), None)
+
+
 def _listen_for_signals() -> None:
     """Set every thread's flag on SIGINT or SIGTERM, from a thread of its own (main thread only).
 
@@ -156,6 +180,8 @@ def _relay_signals(reader: socket.socket) -> None:
                 for flag in list(_flags.values()):
                     if flag[0] == RUNNING:
                         flag[0] = INTERRUPTED
+                for cell in _cells.values():
+                    cell[0] = 1
 
 
 def _forget_signals_in_child() -> None:

@@ -44,6 +44,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from evo_mastermind.kernels import flags
 from evo_mastermind.optimal.guesses import (
     INF,
     NO_MEMBER,
@@ -167,25 +168,26 @@ def solve(
         start = time.thread_time()
         canon = np.empty(game[0].shape[0] + 1, dtype=np.int32)
         canon[0] = -1
-        if busy is None:
-            value, guess, _ = _search(
-                members, d, budget, history, played, game, memo, control, canon
-            )
-        else:
-            value, guess, _ = _node(
-                members,
-                d,
-                budget,
-                history,
-                played,
-                game,
-                memo,
-                control,
-                canon,
-                busy,
-                False,
-                _kept(game),
-            )
+        with flags.signal_stops(control):  # Ctrl-C ends the stretch at once, however long
+            if busy is None:
+                value, guess, _ = _search(
+                    members, d, budget, history, played, game, memo, control, canon
+                )
+            else:
+                value, guess, _ = _node(
+                    members,
+                    d,
+                    budget,
+                    history,
+                    played,
+                    game,
+                    memo,
+                    control,
+                    canon,
+                    busy,
+                    False,
+                    _kept(game),
+                )
         if control[0] == 0:
             return int(value), int(guess)
         if memo[3][1] == stored:  # nothing new kept (a full table): a longer stretch

@@ -136,6 +136,30 @@ def test_ctrl_c_stops_the_samplers_listing_kernel() -> None:
     assert seconds < STOP_BOUND
 
 
+def test_ctrl_c_stops_the_optimal_search_inside_its_stretch() -> None:
+    # One stretch for the whole search, as after an hour with a full table: without the
+    # signal reaching the stretch, (4,7) would run on for its whole quarter of a minute.
+    script = textwrap.dedent(
+        """
+        from evo_mastermind.codes import CodeSpace
+        from evo_mastermind.optimal import search
+        from evo_mastermind.optimal.solver import OptimalSolver
+        search.STRETCH = 10**15
+        solver = OptimalSolver(CodeSpace(4, 7))
+        print("searching", flush=True)
+        solution = solver.solve()
+        print("complete" if solution.complete else "interrupted", flush=True)
+        """
+    )
+    process = start("-c", script)
+    assert process.stdout is not None
+    assert process.stdout.readline() == "searching\n", process.communicate()
+    wait_for_cpu(process, cpu_seconds(process.pid) + 1.5)
+    seconds, out, err = interrupt(process)
+    assert out == "interrupted\n" and "Traceback" not in err, (out, err)
+    assert seconds < STOP_BOUND
+
+
 def test_ctrl_c_stops_a_sampler_game_on_26_pegs_in_one_line() -> None:
     # Its fourth guess lists the codes consistent with HARD_26: minutes of compiled work.
     process = start(
